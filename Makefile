@@ -1,0 +1,44 @@
+# One-command entry points. `make reproduce` runs the default experiment;
+# `make test` runs every check CI runs. Both create .venv/ from the pins first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+CORES ?= all
+SNAKEMAKE_ARGS ?=
+
+.PHONY: venv reproduce quick test lint unit bench lock clean-results
+
+$(BIN)/activate: envs/requirements.lock pyproject.toml
+	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python >= 3.11 required")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r envs/requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	touch $(BIN)/activate
+
+venv: $(BIN)/activate
+
+reproduce: venv
+	$(BIN)/mlfsbench run --cores $(CORES) $(SNAKEMAKE_ARGS)
+
+quick: venv
+	$(BIN)/mlfsbench run --cores $(CORES) --configfile config/quick.yaml $(SNAKEMAKE_ARGS)
+
+lint: venv
+	$(BIN)/ruff check src tests scripts bench
+	$(BIN)/snakefmt --check Snakefile rules
+	$(BIN)/snakemake --lint --configfile config/tiny.yaml --config mirror=file://$(CURDIR)/tests/data/
+
+unit: venv
+	$(BIN)/pytest -m "not workflow"
+
+test: venv lint
+	$(BIN)/pytest
+
+bench: venv
+	$(BIN)/python bench/run_all.py
+
+lock:
+	$(PYTHON) -m venv /tmp/mlfsbench-lock && /tmp/mlfsbench-lock/bin/pip install -q -r envs/requirements.in
+	(echo "# Full pinned environment (Python 3.11). Generated from envs/requirements.in by \`make lock\`."; \
+	 /tmp/mlfsbench-lock/bin/pip freeze --all | grep -v "^pip==") > envs/requirements.lock

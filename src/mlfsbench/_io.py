@@ -1,0 +1,79 @@
+"""Atomic file output.
+
+Every stage writes its outputs through :func:`atomic_path`: the content goes to
+a temporary file in the destination directory and is renamed over the final
+path only once complete, so an interrupted job never leaves a half-written
+output behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike, suffix: str | None = None) -> Iterator[Path]:
+    """Yield a temporary path next to ``path``; rename it to ``path`` on success.
+
+    The temporary file keeps the final suffix (``np.savez`` and matplotlib
+    look at it). On error the temporary file is removed and ``path`` is left
+    untouched.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    suffix = path.suffix if suffix is None else suffix
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=f".tmp{suffix}",
+                               dir=path.parent)
+    os.close(fd)
+    tmp_path = Path(tmp)
+    try:
+        yield tmp_path
+        with open(tmp_path, "rb") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp_path, path)
+    finally:
+        if tmp_path.exists():
+            tmp_path.unlink()
+
+
+def write_text(path: str | os.PathLike, text: str) -> None:
+    """Atomically write ``text`` to ``path``."""
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+
+
+def _json_default(obj: Any) -> Any:
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.floating):
+        return float(obj)
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    if isinstance(obj, Path):
+        return str(obj)
+    raise TypeError(f"not JSON serializable: {type(obj).__name__}")
+
+
+def dumps_json(obj: Any) -> str:
+    """Serialize ``obj`` deterministically (sorted keys, numpy aware)."""
+    return json.dumps(obj, sort_keys=True, indent=2, default=_json_default) + "\n"
+
+
+def write_json(path: str | os.PathLike, obj: Any) -> None:
+    """Atomically write ``obj`` as deterministic JSON."""
+    write_text(path, dumps_json(obj))
+
+
+def save_npz(path: str | os.PathLike, **arrays: Any) -> None:
+    """Atomically write arrays with :func:`numpy.savez_compressed`."""
+    with atomic_path(path) as tmp:
+        with open(tmp, "wb") as fh:
+            np.savez_compressed(fh, **arrays)
