@@ -27,7 +27,8 @@ quick: venv
 lint: venv
 	$(BIN)/ruff check src tests scripts bench
 	$(BIN)/snakefmt --check Snakefile rules
-	$(BIN)/snakemake --lint --configfile config/tiny.yaml --config mirror=file://$(CURDIR)/tests/data/
+	$(BIN)/snakemake --lint --configfile config/tiny.yaml
+	$(BIN)/snakemake --lint
 
 unit: venv
 	$(BIN)/pytest -m "not workflow"

@@ -1,0 +1,24 @@
+# mlfsbench: multi-label feature selection benchmark.
+# This file only wires the stages; see rules/ and the mlfsbench package.
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+include: "rules/common.smk"
+include: "rules/download.smk"
+include: "rules/prepare.smk"
+include: "rules/split.smk"
+include: "rules/discretize.smk"
+include: "rules/select.smk"
+include: "rules/classify.smk"
+include: "rules/aggregate.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        all_targets(),

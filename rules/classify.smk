@@ -1,0 +1,45 @@
+# Classification on the top-K features for every K of the grid, then metrics.
+rule classify:
+    input:
+        data=rules.prepare.output.data,
+        split=rules.split.output.split,
+        selection=rules.select.output.selection,
+    output:
+        predictions="results/{dataset}/{split}/fold{fold}/predict/{selector}/{classifier}.npz",
+    log:
+        "logs/classify/{dataset}/{split}/fold{fold}/{selector}/{classifier}.log",
+    benchmark:
+        "benchmarks/classify/{dataset}/{split}/fold{fold}/{selector}/{classifier}.tsv"
+    conda:
+        "../envs/mlfsbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=dataset_mb,
+        runtime=120,
+    params:
+        classifier=classifier_name,
+        classifier_params=classifier_params,
+        grid=GRID,
+        seed=config["seed"],
+    script:
+        "../scripts/classify.py"
+
+
+rule evaluate:
+    input:
+        data=rules.prepare.output.data,
+        predictions=rules.classify.output.predictions,
+    output:
+        metrics="results/{dataset}/{split}/fold{fold}/metrics/{selector}/{classifier}.tsv",
+    log:
+        "logs/evaluate/{dataset}/{split}/fold{fold}/{selector}/{classifier}.log",
+    benchmark:
+        "benchmarks/evaluate/{dataset}/{split}/fold{fold}/{selector}/{classifier}.tsv"
+    conda:
+        "../envs/mlfsbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=dataset_mb,
+        runtime=30,
+    script:
+        "../scripts/evaluate.py"

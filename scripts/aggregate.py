@@ -1,0 +1,14 @@
+"""Snakemake adapter: the tidy table of all folds and its summary."""
+
+from mlfsbench.aggregate import write_tables
+from mlfsbench.logutil import log_to
+
+
+def main(paths, metrics_out, summary_out):
+    write_tables(paths, metrics_out, summary_out)
+
+
+if __name__ == "__main__":
+    smk = snakemake  # noqa: F821 (injected by Snakemake)
+    with log_to(smk.log[0]):
+        main(list(smk.input.metrics), smk.output.metrics, smk.output.summary)

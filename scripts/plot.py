@@ -1,0 +1,18 @@
+"""Snakemake adapter: metric-versus-K plot of one dataset (PNG and PDF)."""
+
+import pandas as pd
+
+from mlfsbench.aggregate import plot_dataset
+from mlfsbench.logutil import log_to
+
+
+def main(summary, dataset, png, pdf):
+    table = pd.read_csv(summary, sep="\t", dtype={"n_features": str})
+    plot_dataset(table, dataset, png, pdf)
+
+
+if __name__ == "__main__":
+    smk = snakemake  # noqa: F821 (injected by Snakemake)
+    with log_to(smk.log[0]):
+        main(smk.input.summary, smk.wildcards.dataset, smk.output.png,
+             smk.output.pdf)

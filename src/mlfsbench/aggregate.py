@@ -1,0 +1,119 @@
+"""Aggregation of per-fold metric tables into result tables and plots."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from mlfsbench._io import atomic_path, write_text
+from mlfsbench.pipeline import METRIC_COLUMNS, format_table
+
+PathLike = str | os.PathLike
+
+
+def _k_order(values: pd.Series) -> pd.Series:
+    """Sort key of the ``n_features`` column: numbers ascending, then ``all``."""
+    return values.map(lambda v: np.inf if str(v) == "all" else float(v))
+
+
+def collect(paths: Sequence[PathLike]) -> pd.DataFrame:
+    """Concatenate per-fold metric tables into one deterministically sorted table."""
+    frames = [pd.read_csv(p, sep="\t", dtype={"n_features": str}) for p in paths]
+    if not frames:
+        raise ValueError("no metric tables to aggregate")
+    table = pd.concat(frames, ignore_index=True)
+    missing = set(METRIC_COLUMNS) - set(table.columns)
+    if missing:
+        raise ValueError(f"metric tables lack column(s) {sorted(missing)}")
+    table = table[METRIC_COLUMNS]
+    keys = ["dataset", "split", "selector", "classifier", "metric", "n_features",
+            "fold"]
+    table = table.sort_values(
+        keys, key=lambda c: _k_order(c) if c.name == "n_features" else c,
+        kind="mergesort",
+    )
+    return table.reset_index(drop=True)
+
+
+def summarize(table: pd.DataFrame) -> pd.DataFrame:
+    """Mean, standard deviation and fold count of each metric over the folds."""
+    keys = ["dataset", "split", "selector", "classifier", "n_features", "metric"]
+    grouped = table.groupby(keys, sort=False)["value"]
+    out = grouped.agg(mean="mean", std="std", folds="count").reset_index()
+    return out
+
+
+def write_tables(paths: Sequence[PathLike], metrics_out: PathLike,
+                 summary_out: PathLike) -> pd.DataFrame:
+    """Write the tidy table of every fold and its per-configuration summary."""
+    table = collect(paths)
+    write_text(metrics_out, format_table(table))
+    write_text(summary_out, format_table(summarize(table)))
+    return table
+
+
+def datasets_table(stats_paths: Sequence[PathLike], out: PathLike) -> pd.DataFrame:
+    """One row of statistics per prepared dataset (the ``datasets`` report)."""
+    rows = []
+    for p in stats_paths:
+        with open(p, encoding="utf-8") as fh:
+            rows.append(json.load(fh))
+    table = pd.DataFrame(rows).sort_values("dataset", kind="mergesort")
+    write_text(out, format_table(table.reset_index(drop=True)))
+    return table
+
+
+def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
+                 pdf: PathLike) -> None:
+    """One panel per metric: mean over folds against the number of features.
+
+    Each (split, selector, classifier) is a line; the ``all``-features
+    baseline is drawn as a dashed horizontal line of the same colour.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    data = summary[summary["dataset"] == dataset]
+    if data.empty:
+        raise ValueError(f"no results for dataset {dataset!r}")
+    metrics = sorted(data["metric"].unique())
+    ncols = 4
+    nrows = int(np.ceil(len(metrics) / ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4 * ncols, 3 * nrows),
+                             squeeze=False)
+    groups = list(data.groupby(["split", "selector", "classifier"], sort=True))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for ax, metric in zip(axes.flat, metrics, strict=False):
+        for i, ((split, sel, clf), g) in enumerate(groups):
+            g = g[g["metric"] == metric]
+            colour = colours[i % len(colours)]
+            numeric = g[g["n_features"] != "all"]
+            ks = numeric["n_features"].astype(int).to_numpy()
+            order = np.argsort(ks, kind="mergesort")
+            ax.plot(ks[order], numeric["mean"].to_numpy()[order], marker=".",
+                    color=colour, label=f"{sel} / {clf} ({split})")
+            base = g[g["n_features"] == "all"]
+            if not base.empty:
+                ax.axhline(float(base["mean"].iloc[0]), color=colour,
+                           linestyle="--", linewidth=0.8)
+        ax.set_title(metric)
+        ax.set_xlabel("number of features")
+    for ax in list(axes.flat)[len(metrics):]:
+        ax.set_visible(False)
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=2, frameon=False)
+    fig.suptitle(f"{dataset} (dashed: all features)")
+    fig.tight_layout(rect=(0, 0.08, 1, 0.96))
+    for path in (png, pdf):
+        with atomic_path(path) as tmp:
+            # Fixed metadata keeps the files identical across runs.
+            meta = {"Software": None} if str(path).endswith(".png") else {
+                "Creator": None, "Producer": None, "CreationDate": None}
+            fig.savefig(tmp, dpi=120, metadata=meta)
+    plt.close(fig)

@@ -1,0 +1,207 @@
+"""The ``mlfsbench`` command line.
+
+Subcommands: ``describe`` (dataset statistics), ``select`` (rank features),
+``evaluate`` (train/test a classifier, all metrics), ``methods`` (the
+registry), ``run`` (the Snakemake workflow with safe recovery). Errors exit
+with status 1 and one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import yaml
+
+from mlfsbench import registry
+from mlfsbench._io import dumps_json
+
+
+def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
+    """``["k=10", "s=0.5", "name=x"]`` -> ``{"k": 10, "s": 0.5, "name": "x"}``.
+
+    >>> parse_params(["k=10", "s=0.5", "penalty=null", "mode=fast"])
+    {'k': 10, 's': 0.5, 'penalty': None, 'mode': 'fast'}
+    """
+    params: dict[str, Any] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--param expects key=value, got {item!r}")
+        params[key] = yaml.safe_load(value) if value else ""
+    return params
+
+
+def _print(obj: Any, as_json: bool) -> None:
+    if as_json:
+        sys.stdout.write(dumps_json(obj))
+    else:
+        for key, value in obj.items():
+            print(f"{key}\t{value}")
+
+
+def cmd_describe(args) -> int:
+    from mlfsbench.data import dataset_statistics, load_mulan
+
+    ds = load_mulan(args.arff, args.xml, name=args.name, nominal=args.nominal)
+    stats = {"dataset": ds.name, **dataset_statistics(ds)}
+    _print(stats, args.json)
+    return 0
+
+
+def cmd_select(args) -> int:
+    from mlfsbench.data import load_mulan
+    from mlfsbench.discretize import make_discretizer
+    from mlfsbench.pipeline import fold_data
+
+    ds = load_mulan(args.arff, args.xml, name=args.name, nominal=args.nominal)
+    params = parse_params(args.param)
+    selector = registry.create("selector", args.method, params,
+                               random_state=args.seed)
+    rows = np.arange(ds.n_samples)
+    X, _ = fold_data(ds, rows, rows[:0])
+    if selector.input_kind == "discrete" and args.discretize != "none":
+        X = make_discretizer(args.discretize, args.bins).fit_transform(X)
+    start = time.perf_counter()
+    selector.fit(X, ds.Y)
+    seconds = time.perf_counter() - start
+    k = len(selector.ranking_) if args.n_features is None else args.n_features
+    top = selector.ranking_[:k]
+    out = {
+        "method": args.method,
+        "params": params,
+        "features": [ds.feature_names[i] for i in top],
+        "indices": [int(i) for i in top],
+        "scores": [float(selector.scores_[i]) for i in top],
+        "seconds": seconds,
+    }
+    if args.json:
+        sys.stdout.write(dumps_json(out))
+    else:
+        for name, score in zip(out["features"], out["scores"], strict=True):
+            print(f"{name}\t{score:.6g}")
+    return 0
+
+
+def cmd_evaluate(args) -> int:
+    from mlfsbench.data import load_mulan
+    from mlfsbench.metrics import evaluate
+    from mlfsbench.pipeline import fold_data
+
+    ds = load_mulan([args.train, args.test], args.xml, name=args.name,
+                    nominal=args.nominal)
+    train = np.flatnonzero(~ds.is_test)
+    test = np.flatnonzero(ds.is_test)
+    X_train, X_test = fold_data(ds, train, test)
+    if args.features:
+        index = {name: i for i, name in enumerate(ds.feature_names)}
+        unknown = [f for f in args.features if f not in index]
+        if unknown:
+            raise ValueError(f"{args.train}: unknown feature(s) {', '.join(unknown)}")
+        cols = [index[f] for f in args.features]
+        X_train, X_test = X_train[:, cols], X_test[:, cols]
+    model = registry.create("classifier", args.classifier, parse_params(args.param),
+                            random_state=args.seed)
+    start = time.perf_counter()
+    model.fit(X_train, ds.Y[train])
+    Y_pred = model.predict(X_test)
+    Y_score = model.predict_proba(X_test)
+    seconds = time.perf_counter() - start
+    metrics = evaluate(ds.Y[test], Y_pred, Y_score)
+    _print({**metrics, "seconds": seconds}, args.json)
+    return 0
+
+
+def cmd_methods(args) -> int:
+    info = registry.describe()
+    if args.json:
+        sys.stdout.write(dumps_json(info))
+    else:
+        for kind, entries in info.items():
+            for name, entry in entries.items():
+                params = ", ".join(f"{k}={v!r}" for k, v in entry["parameters"].items())
+                print(f"{kind}\t{name}\t{params}")
+    return 0
+
+
+def cmd_run(args) -> int:
+    import logging
+
+    from mlfsbench.runner import run
+
+    logging.basicConfig(level=logging.INFO, format="mlfsbench: %(message)s")
+    return run(args.snakemake_args, workdir=args.directory)
+
+
+def _data_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--xml", help="Mulan label XML (authoritative label names)")
+    p.add_argument("--name", help="dataset name (default: from the file name)")
+    p.add_argument("--nominal", choices=["onehot", "ordinal"], default="onehot")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mlfsbench", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("describe", help="statistics of a Mulan dataset")
+    p.add_argument("arff", nargs="+", help="ARFF file, or train and test files")
+    _data_args(p)
+    p.set_defaults(func=cmd_describe)
+
+    p = sub.add_parser("select", help="rank features with a registered selector")
+    p.add_argument("arff", nargs="+", help="ARFF file (or train and test files)")
+    _data_args(p)
+    p.add_argument("--method", required=True)
+    p.add_argument("--param", action="append", metavar="KEY=VALUE")
+    p.add_argument("--n-features", type=int, default=None)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--discretize", default="equal-width",
+                   choices=["equal-width", "equal-frequency", "none"])
+    p.add_argument("--bins", type=int, default=5)
+    p.set_defaults(func=cmd_select)
+
+    p = sub.add_parser("evaluate", help="train on --train, test on --test")
+    p.add_argument("--train", required=True)
+    p.add_argument("--test", required=True)
+    _data_args(p)
+    p.add_argument("--classifier", required=True)
+    p.add_argument("--param", action="append", metavar="KEY=VALUE")
+    p.add_argument("--features", nargs="+", metavar="NAME")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_evaluate)
+
+    p = sub.add_parser("methods", help="registered methods and their parameters")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_methods)
+
+    p = sub.add_parser("run", help="run the workflow (resumes after a kill)")
+    p.add_argument("--directory", default=".", help="workflow directory")
+    p.add_argument("snakemake_args", nargs=argparse.REMAINDER,
+                   help="arguments passed to snakemake (e.g. --cores all)")
+    p.set_defaults(func=cmd_run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("mlfsbench: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # one clear line, no traceback
+        msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        print(f"mlfsbench: error: {msg}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
+
+

@@ -1,0 +1,223 @@
+"""The workflow's stages as plain functions of files.
+
+Each function reads its inputs, calls the library, and writes its outputs
+atomically (see :mod:`mlfsbench._io`). The Snakemake scripts and the CLI are
+thin adapters around these functions, so every stage can be run and tested
+without Snakemake.
+
+File formats
+------------
+prepared dataset
+    ``.npz`` written by :meth:`mlfsbench.data.Dataset.save`.
+split
+    ``.npz`` with ``train_<i>`` / ``test_<i>`` sorted index arrays per fold.
+discretized fold
+    ``.npz`` with ``X_train`` / ``X_test`` integer codes.
+selection
+    JSON: method, parameters, ``ranking`` (feature indices, best first),
+    ``features`` (names in ranking order), ``scores`` (by feature index) and
+    ``seconds``.
+predictions
+    ``.npz`` with ``n_features`` (the grid, ``0`` = all), ``Y_pred`` and
+    ``Y_score`` stacked over the grid, and the test indices.
+metrics
+    tidy TSV: dataset, split, fold, selector, classifier, n_features,
+    metric, value.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from mlfsbench import registry
+from mlfsbench._io import save_npz, write_json, write_text
+from mlfsbench.data import Dataset, dataset_statistics, load_mulan
+from mlfsbench.discretize import make_discretizer
+from mlfsbench.metrics import evaluate as evaluate_metrics
+from mlfsbench.split import make_splits
+
+log = logging.getLogger(__name__)
+
+PathLike = str | os.PathLike
+ALL = 0  # code of the "all features" point of the feature-count grid
+
+
+# --------------------------------------------------------------------- prepare
+def prepare(arff_paths: Sequence[PathLike], xml: PathLike | None, out: PathLike,
+            stats_out: PathLike | None = None, *, name: str,
+            nominal: str = "onehot", missing: str = "impute") -> Dataset:
+    """Parse raw ARFF (+ XML) into a prepared dataset and its statistics."""
+    ds = load_mulan(list(arff_paths), xml, name=name, nominal=nominal,
+                    missing="reject" if missing == "reject" else "keep")
+    ds.save(out)
+    if stats_out is not None:
+        write_json(stats_out, {"dataset": name, **dataset_statistics(ds)})
+    log.info("prepared %s: %d x %d, %d labels", name, ds.n_samples,
+             ds.X.shape[1], ds.Y.shape[1])
+    return ds
+
+
+# ----------------------------------------------------------------------- split
+def split(dataset: PathLike, spec: dict[str, Any], out: PathLike) -> None:
+    """Write the folds of ``spec`` for a prepared dataset."""
+    ds = Dataset.load(dataset)
+    folds = make_splits(spec, ds.Y, ds.is_test)
+    arrays = {}
+    for i, (train, test) in enumerate(folds):
+        arrays[f"train_{i}"] = np.asarray(train, dtype=np.int64)
+        arrays[f"test_{i}"] = np.asarray(test, dtype=np.int64)
+    save_npz(out, n_folds=np.array(len(folds)), **arrays)
+
+
+def load_fold(split_file: PathLike, fold: int) -> tuple[np.ndarray, np.ndarray]:
+    """Train and test indices of one fold of a split file."""
+    with np.load(split_file) as z:
+        n = int(z["n_folds"])
+        if not 0 <= fold < n:
+            raise ValueError(f"{split_file}: fold {fold} out of range (0..{n - 1})")
+        return z[f"train_{fold}"], z[f"test_{fold}"]
+
+
+def fold_data(ds: Dataset, train: np.ndarray, test: np.ndarray):
+    """Train/test feature matrices with missing values imputed by train means.
+
+    Sparse matrices stay sparse (their ARFF format has no missing values in
+    the implicit zeros).
+    """
+    X_train, X_test = ds.X[train], ds.X[test]
+    if sp.issparse(X_train):
+        return sp.csr_matrix(X_train), sp.csr_matrix(X_test)
+    X_train = np.array(X_train, dtype=float)
+    X_test = np.array(X_test, dtype=float)
+    nan_train, nan_test = np.isnan(X_train), np.isnan(X_test)
+    if nan_train.any() or nan_test.any():
+        with np.errstate(invalid="ignore"):
+            means = np.nanmean(np.where(nan_train, np.nan, X_train), axis=0)
+        means = np.where(np.isnan(means), 0.0, means)
+        X_train[nan_train] = np.take(means, np.nonzero(nan_train)[1])
+        X_test[nan_test] = np.take(means, np.nonzero(nan_test)[1])
+    return X_train, X_test
+
+
+# ------------------------------------------------------------------ discretize
+def discretize(dataset: PathLike, split_file: PathLike, fold: int, out: PathLike,
+               *, strategy: str, bins: int) -> None:
+    """Fit a discretizer on the fold's training part; apply it to both parts."""
+    ds = Dataset.load(dataset)
+    train, test = load_fold(split_file, fold)
+    X_train, X_test = fold_data(ds, train, test)
+    disc = make_discretizer(strategy, bins).fit(X_train)
+    save_npz(out, X_train=disc.transform(X_train), X_test=disc.transform(X_test))
+
+
+# ---------------------------------------------------------------------- select
+def select(dataset: PathLike, split_file: PathLike, fold: int, out: PathLike, *,
+           method: str, params: dict[str, Any] | None = None, seed: int = 0,
+           discretized: PathLike | None = None) -> dict[str, Any]:
+    """Rank the features of a fold's training part with a registered selector."""
+    ds = Dataset.load(dataset)
+    train, test = load_fold(split_file, fold)
+    if discretized is not None:
+        with np.load(discretized) as z:
+            X = z["X_train"]
+    else:
+        X, _ = fold_data(ds, train, test)
+    selector = registry.create("selector", method, params, random_state=seed)
+    start = time.perf_counter()
+    selector.fit(X, ds.Y[train])
+    seconds = time.perf_counter() - start
+    result = selection_record(selector, ds.feature_names, method, params, seconds)
+    write_json(out, result)
+    log.info("%s on %s fold %d: %.3f s", method, ds.name, fold, seconds)
+    return result
+
+
+def selection_record(selector, feature_names: Sequence[str], method: str,
+                     params: dict[str, Any] | None, seconds: float) -> dict:
+    """The JSON record of a fitted selector."""
+    ranking = [int(i) for i in selector.ranking_]
+    scores = [None if not np.isfinite(s) else float(s) for s in selector.scores_]
+    return {
+        "method": method,
+        "params": params or {},
+        "ranking": ranking,
+        "features": [feature_names[i] for i in ranking],
+        "scores": scores,
+        "seconds": seconds,
+    }
+
+
+# -------------------------------------------------------------------- classify
+def grid_sizes(grid: Sequence[int | str], n_features: int) -> list[int]:
+    """Concrete subset sizes of a feature-count grid for one dataset.
+
+    Sizes above the number of features are dropped; ``"all"`` maps to
+    :data:`ALL` (``0``).
+    """
+    sizes = [ALL if k == "all" else int(k) for k in grid]
+    return [k for k in sizes if k == ALL or k <= n_features]
+
+
+def classify(dataset: PathLike, split_file: PathLike, fold: int,
+             selection: PathLike, out: PathLike, *, classifier: str,
+             params: dict[str, Any] | None = None, grid: Sequence[int | str],
+             seed: int = 0) -> None:
+    """Train and apply a classifier on the top-K features for every K of the grid."""
+    import json
+
+    ds = Dataset.load(dataset)
+    train, test = load_fold(split_file, fold)
+    X_train, X_test = fold_data(ds, train, test)
+    with open(selection, encoding="utf-8") as fh:
+        ranking = np.asarray(json.load(fh)["ranking"], dtype=np.intp)
+    sizes = grid_sizes(grid, X_train.shape[1])
+    if not sizes:
+        raise ValueError(f"{selection}: no feature count of the grid {list(grid)} "
+                         f"fits {X_train.shape[1]} features")
+    preds, scores = [], []
+    for k in sizes:
+        cols = np.sort(ranking[: len(ranking) if k == ALL else k])
+        model = registry.create("classifier", classifier, params, random_state=seed)
+        model.fit(X_train[:, cols], ds.Y[train])
+        preds.append(np.asarray(model.predict(X_test[:, cols]), dtype=np.uint8))
+        scores.append(np.asarray(model.predict_proba(X_test[:, cols]), dtype=float))
+    save_npz(out, n_features=np.array(sizes), Y_pred=np.stack(preds),
+             Y_score=np.stack(scores), test=test)
+
+
+# -------------------------------------------------------------------- evaluate
+METRIC_COLUMNS = ["dataset", "split", "fold", "selector", "classifier",
+                  "n_features", "metric", "value"]
+
+
+def evaluate(dataset: PathLike, predictions: PathLike, out: PathLike, *,
+             dataset_name: str, split_name: str, fold: int, selector: str,
+             classifier: str) -> pd.DataFrame:
+    """Every metric for every K of one fold's predictions, as a tidy table."""
+    ds = Dataset.load(dataset)
+    rows = []
+    with np.load(predictions) as z:
+        Y_true = ds.Y[z["test"]]
+        for i, k in enumerate(z["n_features"]):
+            values = evaluate_metrics(Y_true, z["Y_pred"][i], z["Y_score"][i])
+            label = "all" if int(k) == ALL else str(int(k))
+            for metric, value in values.items():
+                rows.append((dataset_name, split_name, fold, selector, classifier,
+                             label, metric, value))
+    table = pd.DataFrame(rows, columns=METRIC_COLUMNS)
+    write_text(out, format_table(table))
+    return table
+
+
+def format_table(table: pd.DataFrame) -> str:
+    """TSV text with a fixed float format (byte-identical across runs)."""
+    return table.to_csv(sep="\t", index=False, float_format="%.10g",
+                        lineterminator="\n")
