@@ -1,0 +1,31 @@
+"""Multi-label datasets: download, Mulan ARFF/XML parsing, container, statistics.
+
+- :func:`download`, :func:`resolve_url` -- checksummed, retried downloads,
+  optionally from a mirror of the public Mulan repository.
+- :func:`read_datasets_table` -- the validated datasets table
+  (:class:`DatasetSpec` per row).
+- :func:`load_mulan`, :func:`parse_label_xml` -- ARFF (dense or sparse) plus
+  label XML into a :class:`Dataset`.
+- :func:`dataset_statistics` -- instances, features, labels, cardinality,
+  density and distinct labelsets.
+"""
+
+from mlfsbench.data.arff import DataFormatError, load_mulan, parse_label_xml
+from mlfsbench.data.dataset import Dataset
+from mlfsbench.data.download import PUBLIC_BASE, DownloadError, download, resolve_url
+from mlfsbench.data.stats import dataset_statistics
+from mlfsbench.data.table import DatasetSpec, read_datasets_table
+
+__all__ = [
+    "PUBLIC_BASE",
+    "DataFormatError",
+    "Dataset",
+    "DatasetSpec",
+    "DownloadError",
+    "dataset_statistics",
+    "download",
+    "load_mulan",
+    "parse_label_xml",
+    "read_datasets_table",
+    "resolve_url",
+]

@@ -1,0 +1,203 @@
+"""Checksummed downloads of dataset files, optionally from a mirror.
+
+:func:`download` streams a URL (``http(s)://`` or ``file://``) into a
+temporary file next to the destination, hashing while it goes, and renames it
+over the destination only once the length and the sha256 are right. Transient
+failures (connection errors, timeouts, HTTP 5xx and 429, truncated bodies) are
+retried with exponential backoff; anything else fails at once. Every failure
+raises :class:`DownloadError` and leaves neither the destination nor a
+temporary file behind.
+
+A mirror of the public Mulan repository (an ``http://`` base, a ``file://``
+base or a local directory) replaces :data:`PUBLIC_BASE` in the URLs it covers;
+see :func:`resolve_url`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import logging
+import os
+import re
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from mlfsbench._io import atomic_path
+
+log = logging.getLogger(__name__)
+
+PUBLIC_BASE = "https://raw.githubusercontent.com/tsoumakas/mulan/master/data/"
+MIRROR_ENV = "MLFS_MIRROR"
+CHUNK_SIZE = 1 << 16
+_RE_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+_PERMANENT_OS_ERRORS = (FileNotFoundError, IsADirectoryError, NotADirectoryError,
+                        PermissionError)
+
+
+class DownloadError(RuntimeError):
+    """A download failed; the message names the dataset and the URL."""
+
+
+class _TransientError(Exception):
+    """A failure worth retrying (wrapped into DownloadError at the end)."""
+
+
+class _PermanentError(Exception):
+    """A failure that retrying cannot fix."""
+
+
+def resolve_url(url: str, mirror: str | None = None,
+                public_base: str = PUBLIC_BASE) -> str:
+    """The URL to fetch: ``url`` with ``public_base`` replaced by a mirror.
+
+    Parameters
+    ----------
+    url : str
+        The public URL of a file.
+    mirror : str, optional
+        Base URL of a mirror (``http://host:port/path/``, ``file:///dir/``) or
+        a local directory. ``None`` or ``""`` falls back to the
+        ``MLFS_MIRROR`` environment variable (unset or empty: no mirror).
+    public_base : str
+        The prefix the mirror stands in for.
+
+    Returns
+    -------
+    str
+        The mirror URL when ``url`` starts with ``public_base`` and a mirror is
+        set, else ``url`` unchanged.
+
+    Examples
+    --------
+    >>> resolve_url(PUBLIC_BASE + "multi-label/yeast/yeast.xml",
+    ...             "http://127.0.0.1:8000/mulan")
+    'http://127.0.0.1:8000/mulan/multi-label/yeast/yeast.xml'
+    >>> resolve_url("https://example.org/x.arff", "file:///srv/mulan/")
+    'https://example.org/x.arff'
+    """
+    if not mirror:
+        mirror = os.environ.get(MIRROR_ENV, "")
+    if not mirror or not url.startswith(public_base):
+        return url
+    if "://" not in mirror:
+        mirror = Path(mirror).resolve().as_uri()
+    return mirror.rstrip("/") + "/" + url[len(public_base):].lstrip("/")
+
+
+def _fetch_once(url: str, tmp: Path, timeout: float) -> tuple[str, int]:
+    """Stream ``url`` into ``tmp``; return its sha256 and its size.
+
+    Raises
+    ------
+    _TransientError, _PermanentError
+        Classified failures.
+    """
+    digest = hashlib.sha256()
+    size = 0
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as resp, \
+                open(tmp, "wb") as out:
+            length = resp.headers.get("Content-Length")
+            expected = int(length) if length and length.isdigit() else None
+            while chunk := resp.read(CHUNK_SIZE):
+                digest.update(chunk)
+                out.write(chunk)
+                size += len(chunk)
+    except urllib.error.HTTPError as exc:
+        cls = _TransientError if exc.code >= 500 or exc.code == 429 else \
+            _PermanentError
+        raise cls(f"HTTP {exc.code} {exc.reason}") from exc
+    except urllib.error.URLError as exc:
+        cls = _PermanentError if isinstance(exc.reason, _PERMANENT_OS_ERRORS) \
+            else _TransientError
+        raise cls(f"{exc.reason}") from exc
+    except http.client.IncompleteRead as exc:
+        raise _TransientError(
+            f"truncated body ({size + len(exc.partial)} bytes received)"
+        ) from exc
+    except (TimeoutError, ConnectionError, http.client.HTTPException) as exc:
+        raise _TransientError(f"{type(exc).__name__}: {exc}") from exc
+    except ValueError as exc:  # unknown URL type and the like
+        raise _PermanentError(str(exc)) from exc
+    if expected is not None and size != expected:
+        raise _TransientError(
+            f"truncated body ({size} of {expected} bytes received)"
+        )
+    return digest.hexdigest(), size
+
+
+def download(url: str, dest: str | os.PathLike, *, sha256: str, name: str,
+             mirror: str | None = None, public_base: str = PUBLIC_BASE,
+             retries: int = 4, backoff: float = 1.0, timeout: float = 60) -> Path:
+    """Download ``url`` to ``dest`` and verify its sha256.
+
+    Parameters
+    ----------
+    url : str
+        Public URL of the file (``http(s)://`` or ``file://``).
+    dest : str or os.PathLike
+        Destination path; written atomically, parent folders created.
+    sha256 : str
+        Expected sha256 (64 hex digits).
+    name : str
+        Dataset name, for messages.
+    mirror, public_base : str, optional
+        See :func:`resolve_url`.
+    retries : int
+        Retries after the first attempt, for transient failures only.
+    backoff : float
+        Seconds before the first retry, doubled for each further one.
+    timeout : float
+        Socket timeout in seconds.
+
+    Returns
+    -------
+    pathlib.Path
+        ``dest``.
+
+    Raises
+    ------
+    DownloadError
+        On any failure (after the retries, for transient ones): the message
+        names the dataset and the URL, and for a checksum mismatch the
+        expected and the actual sha256. Nothing is left at ``dest``.
+    """
+    dest = Path(dest)
+    source = resolve_url(url, mirror, public_base)
+    where = source if source == url else f"{source} (mirror of {url})"
+    expected = sha256.lower()
+    if not _RE_SHA256.match(expected):
+        raise DownloadError(f"{name}: {where}: invalid expected sha256 {sha256!r}")
+    if urlsplit(source).scheme not in ("http", "https", "file"):
+        raise DownloadError(f"{name}: {where}: unsupported URL scheme")
+
+    for attempt in range(retries + 1):
+        log.info("%s: downloading %s (attempt %d of %d)", name, source,
+                 attempt + 1, retries + 1)
+        try:
+            with atomic_path(dest) as tmp:
+                actual, size = _fetch_once(source, tmp, timeout)
+                if actual != expected:
+                    raise DownloadError(
+                        f"{name}: checksum mismatch for {where}: expected sha256 "
+                        f"{expected}, got {actual}"
+                    )
+        except _PermanentError as exc:
+            raise DownloadError(f"{name}: cannot download {where}: {exc}") from exc
+        except _TransientError as exc:
+            if attempt == retries:
+                raise DownloadError(
+                    f"{name}: cannot download {where} after {retries + 1} "
+                    f"attempt(s): {exc}"
+                ) from exc
+            delay = backoff * 2**attempt
+            log.warning("%s: %s: %s; retrying in %.2f s", name, source, exc, delay)
+            time.sleep(delay)
+        else:
+            log.info("%s: saved %s (%d bytes, sha256 ok)", name, dest, size)
+            return dest
+    raise AssertionError("unreachable")  # pragma: no cover

@@ -1,0 +1,49 @@
+"""Descriptive statistics of a multi-label dataset, as published for Mulan."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mlfsbench.data.dataset import Dataset
+
+
+def dataset_statistics(ds: Dataset) -> dict:
+    """Size and label statistics of a dataset.
+
+    Parameters
+    ----------
+    ds : Dataset
+        The dataset.
+
+    Returns
+    -------
+    dict
+        ``instances``, ``features`` and ``labels`` (counts);
+        ``cardinality``, the mean number of labels per instance;
+        ``density``, the cardinality divided by the number of labels;
+        ``distinct_labelsets``, the number of distinct label vectors.
+        Ratios are ``nan`` when undefined (no instance or no label).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ds = Dataset("toy", np.zeros((4, 2)),
+    ...              np.array([[1, 0], [1, 1], [1, 0], [0, 0]], dtype=np.uint8),
+    ...              ["f1", "f2"], ["a", "b"])
+    >>> stats = dataset_statistics(ds)
+    >>> stats["cardinality"], stats["density"], stats["distinct_labelsets"]
+    (1.0, 0.5, 3)
+    """
+    Y = np.asarray(ds.Y)
+    n, q = Y.shape
+    cardinality = float(Y.sum(dtype=np.int64) / n) if n else float("nan")
+    density = cardinality / q if q else float("nan")
+    distinct = int(np.unique(Y, axis=0).shape[0]) if n else 0
+    return {
+        "instances": int(n),
+        "features": int(ds.X.shape[1]),
+        "labels": int(q),
+        "cardinality": cardinality,
+        "density": density,
+        "distinct_labelsets": distinct,
+    }

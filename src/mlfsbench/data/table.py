@@ -1,0 +1,155 @@
+"""The datasets table: where each dataset's files come from.
+
+A tab-separated file with one row per dataset and the columns
+:data:`COLUMNS`. A dataset is either one ARFF file (``arff_url``) or a train
+and a test file (``train_url`` and ``test_url``); the label XML is optional.
+Every URL comes with the sha256 of its file. Empty cells mean "absent". Rows
+are validated against ``config/schemas/datasets.schema.yaml`` (the same schema
+the workflow validates the table with) and names must be unique.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+COLUMNS = ("name", "arff_url", "arff_sha256", "train_url", "train_sha256",
+           "test_url", "test_sha256", "xml_url", "xml_sha256")
+ROLES = ("arff", "train", "test", "xml")
+DEFAULT_SCHEMA = (Path(__file__).resolve().parents[3] / "config" / "schemas"
+                  / "datasets.schema.yaml")
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """One row of the datasets table; absent cells are ``None``."""
+
+    name: str
+    arff_url: str | None = None
+    arff_sha256: str | None = None
+    train_url: str | None = None
+    train_sha256: str | None = None
+    test_url: str | None = None
+    test_sha256: str | None = None
+    xml_url: str | None = None
+    xml_sha256: str | None = None
+
+    def files(self) -> dict[str, tuple[str, str]]:
+        """``role -> (url, sha256)`` for the roles present, in the order
+        arff, train, test, xml.
+
+        Examples
+        --------
+        >>> spec = DatasetSpec("toy", arff_url="file:///d/toy.arff",
+        ...                    arff_sha256="0" * 64)
+        >>> list(spec.files())
+        ['arff']
+        """
+        out = {}
+        for role in ROLES:
+            url = getattr(self, f"{role}_url")
+            if url is not None:
+                out[role] = (url, getattr(self, f"{role}_sha256"))
+        return out
+
+
+def _load_schema(path: str | os.PathLike) -> dict:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return yaml.safe_load(fh)
+    except (OSError, yaml.YAMLError) as exc:
+        raise ValueError(f"{path}: cannot read the datasets schema ({exc})") from exc
+
+
+def _describe(error: jsonschema.ValidationError) -> str:
+    """A short human message for one schema violation."""
+    field = ".".join(str(p) for p in error.absolute_path)
+    if error.validator == "oneOf":
+        return ("needs either arff_url (one file) or both train_url and "
+                "test_url, each with its sha256")
+    if error.validator == "dependentRequired":
+        return "; ".join(
+            f"{key} requires {dep}"
+            for key, deps in error.validator_value.items() if key in error.instance
+            for dep in deps if dep not in error.instance
+        )
+    return f"{field}: {error.message}" if field else error.message
+
+
+def _read_rows(path: Path) -> list[tuple[int, dict[str, str]]]:
+    """``(line number, row)`` of the data rows; comments and blanks skipped."""
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            lines = [(i, line) for i, line in enumerate(fh, start=1)
+                     if line.strip() and not line.startswith("#")]
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: cannot read the datasets table ({exc})") from exc
+    if not lines:
+        raise ValueError(f"{path}: empty datasets table (no header)")
+    reader = csv.reader([line for _, line in lines], delimiter="\t")
+    header = next(reader)
+    if tuple(header) != COLUMNS:
+        raise ValueError(
+            f"{path}: header must be the tab-separated columns {', '.join(COLUMNS)}"
+            f"; got {', '.join(header)}"
+        )
+    rows = []
+    for (lineno, _), cells in zip(lines[1:], reader, strict=True):
+        if len(cells) != len(COLUMNS):
+            raise ValueError(
+                f"{path}: line {lineno}: {len(cells)} cells, expected {len(COLUMNS)}"
+            )
+        rows.append((lineno, dict(zip(COLUMNS, cells, strict=True))))
+    return rows
+
+
+def read_datasets_table(path: str | os.PathLike,
+                        schema: str | os.PathLike | None = None) -> list[DatasetSpec]:
+    """Read and validate the datasets table.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The tab-separated table (header :data:`COLUMNS`; lines starting with
+        ``#`` are comments).
+    schema : str or os.PathLike, optional
+        JSON schema (YAML) of one row; default: the project's
+        ``config/schemas/datasets.schema.yaml``.
+
+    Returns
+    -------
+    list of DatasetSpec
+        One per row, in table order.
+
+    Raises
+    ------
+    ValueError
+        If the table is unreadable, its header is wrong, a row violates the
+        schema or a name repeats; the message names the table, the line and
+        the dataset.
+    """
+    path = Path(path)
+    validator = jsonschema.Draft202012Validator(
+        _load_schema(DEFAULT_SCHEMA if schema is None else schema)
+    )
+    specs, seen = [], {}
+    for lineno, row in _read_rows(path):
+        record = {k: v.strip() for k, v in row.items() if v.strip()}
+        label = f"{path}: line {lineno} ({record.get('name', '?')!s})"
+        errors = sorted(validator.iter_errors(record), key=lambda e: e.path)
+        if errors:
+            problems = "; ".join(dict.fromkeys(_describe(e) for e in errors))
+            raise ValueError(f"{label}: {problems}")
+        if record["name"] in seen:
+            raise ValueError(
+                f"{label}: name repeats line {seen[record['name']]}"
+            )
+        seen[record["name"]] = lineno
+        known = {f.name for f in fields(DatasetSpec)}
+        specs.append(DatasetSpec(**{k: v for k, v in record.items() if k in known}))
+    return specs

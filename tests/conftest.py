@@ -1,0 +1,112 @@
+"""Shared test fixtures: the shared Mulan datasets and local HTTP servers."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+TEST_DATA = Path(__file__).resolve().parent / "data"
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "slow: tests on the larger real datasets (a few seconds each)"
+    )
+
+
+@pytest.fixture(scope="session")
+def shared_datasets() -> Path:
+    """The shared Mulan mirror: ``$MLFS_SHARED_DATASETS`` or ``../shared/datasets``.
+
+    Fails when the variable points to a folder without ``MANIFEST.tsv``; skips
+    when the default folder is absent.
+    """
+    env = os.environ.get("MLFS_SHARED_DATASETS")
+    path = Path(env) if env else REPO_ROOT.parent / "shared" / "datasets"
+    if not (path / "MANIFEST.tsv").is_file():
+        if env:
+            pytest.fail(f"MLFS_SHARED_DATASETS={env} has no MANIFEST.tsv")
+        pytest.skip(f"shared datasets not found at {path}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def test_data() -> Path:
+    """The tiny hand-written ARFF/XML files of ``tests/data``."""
+    return TEST_DATA
+
+
+@dataclass
+class Served:
+    """A running local HTTP server: its base URL and the paths requested."""
+
+    url: str
+    requests: list[str] = field(default_factory=list)
+
+
+def _recording(handler_class: type) -> type:
+    """``handler_class`` that records request paths and logs nothing."""
+
+    class Recording(handler_class):
+        def parse_request(self):
+            ok = super().parse_request()
+            if ok:
+                self.server.requests.append(self.path)
+            return ok
+
+        def log_message(self, format, *args):
+            pass
+
+    return Recording
+
+
+@pytest.fixture
+def http_server() -> Iterator[Callable[..., Served]]:
+    """Factory starting HTTP servers on 127.0.0.1 (free port) in threads.
+
+    ``start(directory=...)`` serves a folder; ``start(handler=...)`` uses a
+    :class:`http.server.BaseHTTPRequestHandler` subclass, which can read
+    ``self.server.requests`` (paths so far, this one included). Servers are
+    shut down at teardown.
+    """
+    running = []
+
+    def start(*, directory: str | os.PathLike | None = None,
+              handler: type | None = None) -> Served:
+        if (directory is None) == (handler is None):
+            raise TypeError("give exactly one of directory and handler")
+        if directory is not None:
+            factory = functools.partial(
+                _recording(http.server.SimpleHTTPRequestHandler),
+                directory=str(directory),
+            )
+        else:
+            factory = _recording(handler)
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), factory)
+        server.requests = []
+        thread = threading.Thread(target=server.serve_forever,
+                                  kwargs={"poll_interval": 0.05}, daemon=True)
+        thread.start()
+        running.append((server, thread))
+        port = server.server_address[1]
+        return Served(f"http://127.0.0.1:{port}/", server.requests)
+
+    yield start
+    for server, thread in running:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture
+def http_mirror(http_server, shared_datasets) -> str:
+    """Base URL (ending in ``/``) of a local HTTP server of the shared datasets."""
+    return http_server(directory=shared_datasets).url

@@ -1,0 +1,156 @@
+"""The datasets table: the shipped one and its validation."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from mlfsbench.data import (
+    PUBLIC_BASE,
+    DatasetSpec,
+    dataset_statistics,
+    download,
+    load_mulan,
+    read_datasets_table,
+)
+from mlfsbench.data.table import COLUMNS
+
+TABLE = Path(__file__).resolve().parents[1] / "config" / "datasets.tsv"
+SHA_A, SHA_B, SHA_C = "a" * 64, "b" * 64, "c" * 64
+
+
+def _manifest(shared_datasets):
+    with open(shared_datasets / "MANIFEST.tsv", encoding="utf-8") as fh:
+        return {r["upstream_path"]: r["sha256"]
+                for r in csv.DictReader(fh, delimiter="\t")}
+
+
+def _write_table(tmp_path, *rows, header=COLUMNS):
+    path = tmp_path / "datasets.tsv"
+    lines = ["\t".join(header)]
+    for row in rows:
+        cells = dict.fromkeys(COLUMNS, "") | row
+        lines.append("\t".join(cells[c] for c in COLUMNS))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _url(name):
+    return f"https://example.org/{name}"
+
+
+# -------------------------------------------------------------- shipped table
+def test_shipped_table_matches_manifest(shared_datasets):
+    specs = read_datasets_table(TABLE)
+    assert [s.name for s in specs] == ["bibtex", "emotions", "enron", "genbase",
+                                       "medical", "scene", "yeast"]
+    manifest = _manifest(shared_datasets)
+    for spec in specs:
+        assert spec.arff_url is None and spec.arff_sha256 is None
+        files = spec.files()
+        assert list(files) == ["train", "test", "xml"]
+        for role, suffix in [("train", "-train.arff"), ("test", "-test.arff"),
+                             ("xml", ".xml")]:
+            upstream = f"data/multi-label/{spec.name}/{spec.name}{suffix}"
+            url, sha = files[role]
+            assert url == PUBLIC_BASE + upstream.removeprefix("data/")
+            assert sha == manifest[upstream]
+
+
+@pytest.mark.parametrize("name", ["emotions", "medical"])
+def test_shipped_rows_download_and_give_published_statistics(
+        shared_datasets, tmp_path, name):
+    spec = next(s for s in read_datasets_table(TABLE) if s.name == name)
+    local = {}
+    for role, (url, sha) in spec.files().items():
+        local[role] = download(url, tmp_path / role, sha256=sha, name=name,
+                               mirror=shared_datasets.as_uri())
+    ds = load_mulan([local["train"], local["test"]], local["xml"], name=name)
+    stats = dataset_statistics(ds)
+    expected = {"emotions": (593, 72, 6, 1.868), "medical": (978, 1449, 45, 1.245)}
+    assert (stats["instances"], stats["features"], stats["labels"],
+            round(stats["cardinality"], 3)) == expected[name]
+
+
+# ----------------------------------------------------------------- DatasetSpec
+def test_spec_files_order_and_single_file():
+    spec = DatasetSpec("one", xml_url=_url("x.xml"), xml_sha256=SHA_B,
+                       arff_url=_url("x.arff"), arff_sha256=SHA_A)
+    assert spec.files() == {"arff": (_url("x.arff"), SHA_A),
+                            "xml": (_url("x.xml"), SHA_B)}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        spec.name = "other"
+
+
+def test_single_file_row_without_xml(tmp_path):
+    path = _write_table(tmp_path, {"name": "solo.v2", "arff_url": _url("s.arff"),
+                                   "arff_sha256": SHA_A.upper()})
+    [spec] = read_datasets_table(path)
+    assert spec == DatasetSpec("solo.v2", arff_url=_url("s.arff"),
+                               arff_sha256=SHA_A.upper())
+    assert list(spec.files()) == ["arff"]
+
+
+def test_comments_and_blank_lines_are_skipped(tmp_path):
+    path = tmp_path / "datasets.tsv"
+    row = ["d", "", "", _url("t"), SHA_A, "file:///m/t2", SHA_B, "", ""]
+    path.write_text("# datasets\n" + "\t".join(COLUMNS) + "\n\n"
+                    + "\t".join(row) + "\n", encoding="utf-8")
+    [spec] = read_datasets_table(path)
+    assert spec.files() == {"train": (_url("t"), SHA_A),
+                            "test": ("file:///m/t2", SHA_B)}
+
+
+# ------------------------------------------------------------------ validation
+GOOD = {"name": "ok", "train_url": _url("tr"), "train_sha256": SHA_A,
+        "test_url": _url("te"), "test_sha256": SHA_B}
+
+
+@pytest.mark.parametrize(("row", "problem"), [
+    (GOOD | {"name": "-bad"}, "name"),
+    (GOOD | {"name": "a b"}, "name"),
+    (GOOD | {"train_sha256": "abc"}, "train_sha256"),
+    (GOOD | {"test_sha256": "g" * 64}, "test_sha256"),
+    (GOOD | {"xml_url": _url("x")}, "xml_sha256"),
+    (GOOD | {"train_url": "ftp://host/x"}, "train_url"),
+    (GOOD | {"arff_url": _url("a"), "arff_sha256": SHA_C}, "either arff_url"),
+    ({"name": "ok", "train_url": _url("tr"), "train_sha256": SHA_A},
+     "test_url"),
+    ({"name": "ok"}, "either arff_url"),
+    ({"name": "ok", "arff_url": _url("a")}, "arff_sha256"),
+])
+def test_invalid_rows_name_table_line_and_problem(tmp_path, row, problem):
+    path = _write_table(tmp_path, GOOD | {"name": "first"}, row)
+    with pytest.raises(ValueError) as info:
+        read_datasets_table(path)
+    message = str(info.value)
+    assert str(path) in message
+    assert "line 3" in message
+    assert problem in message
+
+
+def test_duplicate_names(tmp_path):
+    path = _write_table(tmp_path, GOOD, GOOD)
+    with pytest.raises(ValueError, match=r"datasets\.tsv: line 3 \(ok\).*line 2"):
+        read_datasets_table(path)
+
+
+def test_bad_header(tmp_path):
+    path = _write_table(tmp_path, GOOD, header=COLUMNS[:-1])
+    with pytest.raises(ValueError, match=r"datasets\.tsv: header"):
+        read_datasets_table(path)
+
+
+def test_wrong_number_of_cells(tmp_path):
+    path = tmp_path / "datasets.tsv"
+    path.write_text("\t".join(COLUMNS) + "\nonly\ttwo\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"datasets\.tsv: line 2: 2 cells"):
+        read_datasets_table(path)
+
+
+def test_missing_table(tmp_path):
+    with pytest.raises(ValueError, match=r"nothere\.tsv"):
+        read_datasets_table(tmp_path / "nothere.tsv")
