@@ -1,0 +1,107 @@
+"""The ``mlfsbench`` command line on real Mulan files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mlfsbench.cli import main, parse_params
+
+BIN = Path(sys.executable).parent
+
+
+@pytest.fixture
+def emotions(shared_datasets):
+    base = shared_datasets / "multi-label" / "emotions"
+    return base / "emotions.arff", base / "emotions.xml"
+
+
+def run_json(capsys, argv):
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_describe_json(capsys, emotions):
+    arff, xml = emotions
+    out = run_json(capsys, ["describe", str(arff), "--xml", str(xml), "--json"])
+    assert out["instances"] == 593
+    assert out["features"] == 72
+    assert out["labels"] == 6
+    assert round(out["cardinality"], 3) == 1.868
+    assert out["distinct_labelsets"] == 27
+
+
+def test_select_json_matches_library(capsys, emotions):
+    from mlfsbench.data import load_mulan
+    from mlfsbench.discretize import make_discretizer
+    from mlfsbench.infotheory import mutual_information_matrix
+
+    arff, xml = emotions
+    out = run_json(capsys, ["select", str(arff), "--xml", str(xml), "--method",
+                            "mim-br", "--n-features", "5", "--json"])
+    assert len(out["features"]) == 5 and out["seconds"] >= 0
+    ds = load_mulan([arff], xml)
+    Xd = make_discretizer("equal-width", 5).fit_transform(ds.X)
+    scores = mutual_information_matrix(Xd, ds.Y).sum(axis=1)
+    best = sorted(range(len(scores)), key=lambda i: (-scores[i], i))[:5]
+    assert out["features"] == [ds.feature_names[i] for i in best]
+    assert out["scores"] == pytest.approx([scores[i] for i in best], abs=1e-12)
+
+
+def test_evaluate_json(capsys, shared_datasets):
+    base = shared_datasets / "multi-label" / "yeast"
+    out = run_json(capsys, [
+        "evaluate", "--train", str(base / "yeast-train.arff"), "--test",
+        str(base / "yeast-test.arff"), "--xml", str(base / "yeast.xml"),
+        "--classifier", "mlknn", "--param", "k=10", "--json"])
+    # ML-kNN (k=10) on the Mulan yeast split: Hamming loss about 0.19-0.20.
+    assert 0.18 < out["hamming_loss"] < 0.21
+    assert 0.15 < out["ranking_loss"] < 0.19
+    for key in ("subset_accuracy", "micro_f1", "macro_f1", "one_error",
+                "average_precision", "coverage"):
+        assert key in out
+
+
+def test_evaluate_feature_subset(capsys, shared_datasets):
+    base = shared_datasets / "multi-label" / "emotions"
+    argv = ["evaluate", "--train", str(base / "emotions-train.arff"), "--test",
+            str(base / "emotions-test.arff"), "--xml", str(base / "emotions.xml"),
+            "--classifier", "mlknn", "--json"]
+    full = run_json(capsys, argv)
+    one = run_json(capsys, [*argv, "--features", "Mean_Acc1298_Mean_Mem40_Centroid"])
+    assert full["hamming_loss"] != one["hamming_loss"]
+
+
+def test_methods_lists_registered(capsys):
+    out = run_json(capsys, ["methods", "--json"])
+    assert "mim-br" in out["selector"]
+    assert out["classifier"]["mlknn"]["parameters"]["k"] == 10
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["select", "missing.arff", "--method", "mim-br"], "missing.arff"),
+    (["methods-x"], None),
+])
+def test_errors_exit_nonzero_with_one_line(argv, message):
+    proc = subprocess.run([str(BIN / "mlfsbench"), *argv], capture_output=True,
+                          text=True)
+    assert proc.returncode != 0
+    if message:
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and message in lines[0], proc.stderr
+
+
+def test_unknown_method_is_a_clear_error(capsys, emotions):
+    arff, xml = emotions
+    assert main(["select", str(arff), "--xml", str(xml), "--method", "nope"]) == 1
+    err = capsys.readouterr().err
+    assert "unknown selector 'nope'" in err and "mim-br" in err
+
+
+def test_parse_params_rejects_bad_items():
+    with pytest.raises(ValueError, match="key=value"):
+        parse_params(["k"])

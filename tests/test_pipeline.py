@@ -1,0 +1,120 @@
+"""Stage functions of mlfsbench.pipeline on a small synthetic dataset."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+
+from mlfsbench import pipeline
+from mlfsbench.aggregate import collect, summarize, write_tables
+from mlfsbench.data import Dataset
+
+
+def synthetic(n=120, sparse=False, seed=0) -> Dataset:
+    """Label j is feature j > 0.5 (features 0..2); features 3..5 are noise."""
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, 6))
+    Y = (X[:, :3] > 0.5).astype(np.uint8)
+    return Dataset(name="syn", X=sp.csr_matrix(X) if sparse else X, Y=Y,
+                   feature_names=[f"f{i}" for i in range(6)],
+                   label_names=["a", "b", "c"])
+
+
+@pytest.fixture
+def prepared(tmp_path):
+    path = tmp_path / "syn.npz"
+    synthetic().save(path)
+    return path
+
+
+def test_dataset_roundtrip_dense_and_sparse(tmp_path):
+    for sparse in (False, True):
+        ds = synthetic(sparse=sparse)
+        ds.save(tmp_path / "d.npz")
+        back = Dataset.load(tmp_path / "d.npz")
+        assert back.is_sparse == sparse
+        np.testing.assert_array_equal(back.dense_X(), ds.dense_X())
+        np.testing.assert_array_equal(back.Y, ds.Y)
+        assert back.feature_names == ds.feature_names
+
+
+def test_load_rejects_garbage(tmp_path):
+    bad = tmp_path / "bad.npz"
+    bad.write_text("not a zip")
+    with pytest.raises(ValueError, match="bad.npz"):
+        Dataset.load(bad)
+
+
+def test_stages_end_to_end(tmp_path, prepared):
+    spec = {"type": "kfold", "k": 3, "seed": 1}
+    pipeline.split(prepared, spec, tmp_path / "split.npz")
+    tests = [pipeline.load_fold(tmp_path / "split.npz", f)[1] for f in range(3)]
+    assert sorted(np.concatenate(tests).tolist()) == list(range(120))
+
+    pipeline.discretize(prepared, tmp_path / "split.npz", 0, tmp_path / "d.npz",
+                        strategy="equal-width", bins=4)
+    with np.load(tmp_path / "d.npz") as z:
+        assert z["X_train"].max() == 3 and z["X_train"].shape == (80, 6)
+
+    rec = pipeline.select(prepared, tmp_path / "split.npz", 0, tmp_path / "s.json",
+                          method="mim-br", discretized=tmp_path / "d.npz")
+    # The three informative features come first.
+    assert sorted(rec["ranking"][:3]) == [0, 1, 2]
+    assert json.loads((tmp_path / "s.json").read_text())["features"][:3] == [
+        rec["features"][0], rec["features"][1], rec["features"][2]]
+
+    pipeline.classify(prepared, tmp_path / "split.npz", 0, tmp_path / "s.json",
+                      tmp_path / "p.npz", classifier="mlknn", params={"k": 5},
+                      grid=[1, 3, 10, "all"])
+    with np.load(tmp_path / "p.npz") as z:
+        assert z["n_features"].tolist() == [1, 3, 0]  # 10 > 6 features dropped
+        assert z["Y_pred"].shape == (3, 40, 3)
+
+    table = pipeline.evaluate(prepared, tmp_path / "p.npz", tmp_path / "m.tsv",
+                              dataset_name="syn", split_name="cv3", fold=0,
+                              selector="mim-br", classifier="mlknn")
+    hl = table[table["metric"] == "hamming_loss"].set_index("n_features")["value"]
+    # Three informative features beat one; noise added by "all" hurts a bit.
+    assert hl["3"] < hl["1"]
+    assert hl["3"] < 0.15
+
+
+def test_missing_values_imputed_with_training_means():
+    X = np.array([[1.0, np.nan], [3.0, 4.0], [np.nan, 8.0], [5.0, np.nan]])
+    ds = Dataset(name="m", X=X, Y=np.zeros((4, 1), np.uint8),
+                 feature_names=["a", "b"], label_names=["l"])
+    X_train, X_test = pipeline.fold_data(ds, np.array([0, 1, 2]), np.array([3]))
+    np.testing.assert_array_equal(X_train, [[1, 6], [3, 4], [2, 8]])
+    np.testing.assert_array_equal(X_test, [[5, 6]])
+    assert np.isnan(ds.X[0, 1])  # the prepared data is not modified
+
+
+def test_grid_sizes():
+    assert pipeline.grid_sizes([1, 5, 50, "all"], 10) == [1, 5, 0]
+
+
+def test_aggregate_is_sorted_and_deterministic(tmp_path):
+    rows = []
+    for fold in (1, 0):
+        for k in ("all", "10", "2"):
+            rows.append(("d", "cv", fold, "s", "c", k, "hamming_loss",
+                         0.1 * fold + 0.01 * (k != "all")))
+    frame = pd.DataFrame(rows, columns=pipeline.METRIC_COLUMNS)
+    (tmp_path / "a.tsv").write_text(pipeline.format_table(frame.iloc[:3]))
+    (tmp_path / "b.tsv").write_text(pipeline.format_table(frame.iloc[3:]))
+    table = collect([tmp_path / "b.tsv", tmp_path / "a.tsv"])
+    assert table["n_features"].tolist() == ["2", "2", "10", "10", "all", "all"]
+    assert table["fold"].tolist() == [0, 1, 0, 1, 0, 1]
+    summary = summarize(table).set_index("n_features")
+    assert summary.loc["2", "mean"] == pytest.approx(0.06)
+    assert summary.loc["2", "folds"] == 2
+    write_tables([tmp_path / "a.tsv", tmp_path / "b.tsv"], tmp_path / "m1.tsv",
+                 tmp_path / "s1.tsv")
+    write_tables([tmp_path / "b.tsv", tmp_path / "a.tsv"], tmp_path / "m2.tsv",
+                 tmp_path / "s2.tsv")
+    assert (tmp_path / "m1.tsv").read_bytes() == (tmp_path / "m2.tsv").read_bytes()
+    assert (tmp_path / "s1.tsv").read_bytes() == (tmp_path / "s2.tsv").read_bytes()

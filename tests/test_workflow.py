@@ -1,0 +1,226 @@
+"""End-to-end runs of the Snakemake workflow on config/tiny.yaml.
+
+The workflow is copied into a temporary directory and run with
+``mlfsbench run`` against a ``file://`` mirror of the Mulan files (the same
+download code as for the public URLs). The runs show that the DAG is cached,
+incremental and resumable; see the issue's "Resumable, cached, incremental".
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+pytestmark = pytest.mark.workflow
+
+REPO = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+TIMEOUT = 600
+
+
+@pytest.fixture(scope="module")
+def mirror(shared_datasets) -> str:
+    if not (shared_datasets / "MANIFEST.tsv").exists():
+        pytest.fail(f"no Mulan mirror at {shared_datasets} (set MLFS_SHARED_DATASETS)")
+    return shared_datasets.resolve().as_uri() + "/"
+
+
+def make_workdir(path: Path) -> Path:
+    for name in ("Snakefile", "rules", "scripts", "config", "envs"):
+        src = REPO / name
+        if src.is_dir():
+            shutil.copytree(src, path / name)
+        else:
+            shutil.copy2(src, path / name)
+    return path
+
+
+def write_config(workdir: Path, name: str, **changes) -> str:
+    config = yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())
+    config.update(changes)
+    (workdir / "config" / name).write_text(yaml.safe_dump(config))
+    return f"config/{name}"
+
+
+def run(workdir: Path, mirror: str, configfile="config/tiny.yaml", *extra,
+        check=True) -> subprocess.CompletedProcess:
+    cmd = [str(BIN / "mlfsbench"), "run", "--cores", "2", "--configfile",
+           configfile, "--config", f"mirror={mirror}", *extra]
+    proc = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True,
+                          timeout=TIMEOUT)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"{cmd} failed:\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+def planned(workdir: Path, mirror: str, configfile="config/tiny.yaml"):
+    """Jobs a run would execute: list of (rule, wildcards dict)."""
+    cmd = [str(BIN / "snakemake"), "--dry-run", "--cores", "1", "--configfile",
+           configfile, "--config", f"mirror={mirror}"]
+    proc = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True,
+                          timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    jobs = []
+    for block in re.split(r"\n(?=(?:local)?rule \w+:)", proc.stdout):
+        m = re.match(r"(?:local)?rule (\w+):", block.strip())
+        if not m:
+            continue
+        w = re.search(r"^\s*wildcards: (.*)$", block, flags=re.M)
+        wildcards = dict(kv.split("=", 1) for kv in w[1].split(", ")) if w else {}
+        jobs.append((m[1], wildcards))
+    return jobs
+
+
+def rules_of(jobs) -> Counter:
+    return Counter(rule for rule, _ in jobs)
+
+
+TABLES = ("metrics.tsv", "summary.tsv", "datasets.tsv")
+
+
+@pytest.fixture(scope="module")
+def completed(tmp_path_factory, mirror):
+    """A workflow directory after one complete run of the tiny config."""
+    workdir = make_workdir(tmp_path_factory.mktemp("wf") / "run")
+    run(workdir, mirror)
+    return workdir
+
+
+def test_complete_run_outputs(completed):
+    table = pd.read_csv(completed / "results/tables/metrics.tsv", sep="\t",
+                        dtype={"n_features": str})
+    # 1 dataset x 2 folds x 1 selector x 1 classifier x 4 feature counts
+    assert sorted(table["n_features"].unique()) == ["1", "20", "5", "all"]
+    assert sorted(table["fold"].unique()) == [0, 1]
+    per_metric = table.groupby("metric").size()
+    assert (per_metric == 8).all()
+    hl = table[table["metric"] == "hamming_loss"].set_index(["fold", "n_features"])
+    assert hl["value"].between(0.05, 0.45).all()
+    # With all 72 features ML-kNN on emotions has a Hamming loss near 0.2.
+    assert 0.15 < hl.xs("all", level="n_features")["value"].mean() < 0.3
+    stats = pd.read_csv(completed / "results/tables/datasets.tsv", sep="\t")
+    row = stats.iloc[0]
+    assert (row["dataset"], row["instances"], row["features"], row["labels"]) == (
+        "emotions", 593, 72, 6)
+    for ext in ("png", "pdf"):
+        assert (completed / f"results/plots/emotions.{ext}").stat().st_size > 1000
+    selections = list((completed / "results/emotions/cv2/fold0/select").iterdir())
+    assert [p.name.startswith("mim-br-") for p in selections] == [True]
+    assert list((completed / "logs").rglob("*.log"))
+    assert list((completed / "benchmarks").rglob("*.tsv"))
+
+
+def test_second_run_has_nothing_to_do(completed, mirror):
+    assert planned(completed, mirror) == []
+
+
+def test_raw_downloads_are_protected(completed):
+    for raw in (completed / "data/raw/emotions").iterdir():
+        assert raw.stat().st_mode & 0o222 == 0, raw
+
+
+def test_adding_a_classifier_schedules_only_its_jobs(completed, mirror):
+    config = yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())
+    classifiers = config["classifiers"] + [{"name": "mlknn", "params": {"k": 5}}]
+    cfg = write_config(completed, "more.yaml", classifiers=classifiers)
+    jobs = planned(completed, mirror, cfg)
+    assert rules_of(jobs) == Counter(
+        classify=2, evaluate=2, aggregate=1, plot=1, all=1)
+    assert all(w["classifier"].startswith("mlknn-") for r, w in jobs
+               if r in ("classify", "evaluate"))
+
+
+def test_adding_a_dataset_schedules_only_its_jobs(completed, mirror):
+    cfg = write_config(completed, "more_data.yaml", datasets=["emotions", "genbase"])
+    jobs = planned(completed, mirror, cfg)
+    per_dataset = {w.get("dataset") for r, w in jobs if "dataset" in w}
+    assert per_dataset == {"genbase"}
+    assert rules_of(jobs)["download"] == 3
+    assert rules_of(jobs)["select"] == 2
+
+
+def test_changing_a_parameter_reruns_that_method_only(completed, mirror):
+    config = yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())
+    selectors = config["selectors"] + [
+        {"name": "mim-br", "id": "mim-ef", "discretize": {
+            "strategy": "equal-frequency", "bins": 3}}]
+    cfg = write_config(completed, "two_selectors.yaml", selectors=selectors)
+    run(completed, mirror, cfg)
+    # Change the second selector's discretization only.
+    selectors[1]["discretize"]["bins"] = 4
+    cfg = write_config(completed, "two_selectors.yaml", selectors=selectors)
+    jobs = planned(completed, mirror, cfg)
+    assert rules_of(jobs) == Counter(discretize=2, select=2, classify=2,
+                                     evaluate=2, aggregate=1, plot=1, all=1)
+    assert {w["selector"] for r, w in jobs if r == "select"} == {"mim-ef"}
+    # Back to the tiny config: the first selector's results were kept.
+    run(completed, mirror)
+    assert planned(completed, mirror) == []
+
+
+def _wait_for(predicate, timeout=120.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def _check_complete(path: Path) -> None:
+    import json
+
+    import numpy as np
+
+    if path.suffix == ".npz":
+        with np.load(path) as z:
+            for key in z.files:
+                z[key]
+    elif path.suffix == ".json":
+        json.loads(path.read_text())
+    elif path.suffix == ".tsv":
+        assert pd.read_csv(path, sep="\t").shape[0] > 0, path
+
+
+def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, completed, mirror):
+    workdir = make_workdir(tmp_path / "killed")
+    cmd = [str(BIN / "mlfsbench"), "run", "--cores", "2", "--configfile",
+           "config/tiny.yaml", "--config", f"mirror={mirror}"]
+    proc = subprocess.Popen(cmd, cwd=workdir, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        # Kill once some fold-level work exists but before the end.
+        started = _wait_for(lambda: list(workdir.glob("results/emotions/cv2/*")))
+        assert started, "workflow did not start"
+        # While it runs, a second run on the same directory is refused.
+        second = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True,
+                                timeout=TIMEOUT)
+        assert second.returncode != 0
+        assert "refus" in second.stderr or "active" in second.stderr
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert not (workdir / "results/tables/metrics.tsv").exists()
+    assert list((workdir / ".snakemake/locks").iterdir()), "expected a stale lock"
+    # No half-written output: every file under a final name is complete.
+    for path in (workdir / "results").rglob("*"):
+        if path.is_file() and ".tmp" not in path.name:
+            _check_complete(path)
+    run(workdir, mirror)
+    for table in TABLES:
+        a = (completed / "results/tables" / table).read_bytes()
+        b = (workdir / "results/tables" / table).read_bytes()
+        assert a == b, table
