@@ -5,7 +5,11 @@ from snakemake.utils import min_version
 min_version("9.0")
 
 
-configfile: "config/config.yaml"
+# A --configfile on the command line is a whole experiment: the default is
+# loaded only without one (dict entries such as `splits` would merge otherwise).
+if not workflow.overwrite_configfiles:
+
+    configfile: "config/config.yaml"
 
 
 include: "rules/common.smk"

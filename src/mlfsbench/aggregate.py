@@ -63,6 +63,9 @@ def datasets_table(stats_paths: Sequence[PathLike], out: PathLike) -> pd.DataFra
         with open(p, encoding="utf-8") as fh:
             rows.append(json.load(fh))
     table = pd.DataFrame(rows).sort_values("dataset", kind="mergesort")
+    columns = ["dataset", "instances", "features", "labels", "cardinality",
+               "density", "distinct_labelsets"]
+    table = table[columns + [c for c in table.columns if c not in columns]]
     write_text(out, format_table(table.reset_index(drop=True)))
     return table
 

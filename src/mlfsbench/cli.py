@@ -134,7 +134,7 @@ def cmd_run(args) -> int:
     from mlfsbench.runner import run
 
     logging.basicConfig(level=logging.INFO, format="mlfsbench: %(message)s")
-    return run(args.snakemake_args, workdir=args.directory)
+    return run(args.snakemake_args, workdir=".")
 
 
 def _data_args(p: argparse.ArgumentParser) -> None:
@@ -179,17 +179,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_methods)
 
-    p = sub.add_parser("run", help="run the workflow (resumes after a kill)")
-    p.add_argument("--directory", default=".", help="workflow directory")
-    p.add_argument("snakemake_args", nargs=argparse.REMAINDER,
-                   help="arguments passed to snakemake (e.g. --cores all)")
+    p = sub.add_parser(
+        "run", help="run the workflow in the current directory (resumes after a "
+        "kill); every further argument goes to snakemake, e.g. --cores all")
     p.set_defaults(func=cmd_run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "run":
+        args.snakemake_args = [a for a in extra if a != "--"]
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

@@ -1,0 +1,444 @@
+"""Multi-label evaluation measures.
+
+Pure functions of ``Y_true`` (n, q) 0/1, ``Y_pred`` (n, q) 0/1 and ``Y_score``
+(n, q) real scores where higher means more relevant; vectorised over
+instances. Definitions follow Tsoumakas, Katakis & Vlahavas, "Mining multi-label
+data" (*Data Mining and Knowledge Discovery Handbook*, 2010) and, for the
+ranking measures, Zhang & Zhou, "ML-KNN: A lazy learning approach to multi-label
+learning" (*Pattern Recognition* 40(7), 2007, Sec. 4). Where a formula is
+undefined, the convention is that of Mulan (``mulan.evaluation.measure``), the
+library the reproduced studies evaluated with:
+
+Bipartition measures, with ``tp``, ``fp``, ``fn`` counted per instance
+(example-based), per label (macro) or over all pairs (micro):
+
+- precision ``tp / (tp + fp)``, recall ``tp / (tp + fn)``,
+  F1 ``2 tp / (2 tp + fp + fn)``; when ``tp + fp + fn = 0`` (empty truth and
+  empty prediction) each is 1; otherwise a zero denominator gives 0 (empty
+  prediction with non-empty truth: precision 0; empty truth with non-empty
+  prediction: recall 0).
+- accuracy (Jaccard) ``|T & P| / |T | P|``, 1 when both sets are empty.
+- macro measures average the per-label values over **all** labels, with the
+  same rule (a label never true and never predicted scores 1). Macro F1 is the
+  mean of per-label F1, not the F1 of macro precision and recall.
+
+Ranking measures. Every label takes the *worst* rank of its group of tied
+scores: ``rank_l = |{l' : score_l' >= score_l}|`` (1 is the best); ties
+therefore count against the scorer, and a label-order-independent value
+results (Mulan instead breaks ties by label index):
+
+- ranking loss: fraction of (relevant, irrelevant) pairs with
+  ``score_rel <= score_irr`` (Zhang & Zhou's definition: a tie is an error, as
+  in scikit-learn's ``label_ranking_loss``); an instance with no relevant or no
+  irrelevant label has loss 0 and is averaged in (Mulan, scikit-learn);
+- one-error: 1 unless every top-scored label is relevant; an instance with no
+  relevant label counts as an error (Mulan);
+- coverage: ``max_{l relevant} rank_l - 1`` (Mulan's convention, ranks from 1);
+  0 for an instance with no relevant label (Mulan). ``normalized_coverage``
+  divides by ``q``;
+- average precision: mean over relevant labels of
+  ``|{relevant l' : rank_l' <= rank_l}| / rank_l``; instances with no relevant
+  label are skipped (Mulan); ``nan`` if every instance is skipped.
+
+With no ties, coverage equals scikit-learn's ``coverage_error - 1`` and average
+precision its ``label_ranking_average_precision_score`` (which scores an
+instance without relevant labels 1 instead of skipping it).
+
+>>> Y_true = np.array([[1, 0, 1], [0, 1, 0]])
+>>> Y_pred = np.array([[1, 0, 0], [0, 1, 0]])
+>>> round(hamming_loss(Y_true, Y_pred), 4)
+0.1667
+>>> sorted(evaluate(Y_true, Y_pred))[:3]
+['accuracy', 'example_f1', 'example_precision']
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = [
+    "METRICS",
+    "evaluate",
+    "hamming_loss",
+    "accuracy",
+    "subset_accuracy",
+    "example_precision",
+    "example_recall",
+    "example_f1",
+    "micro_precision",
+    "micro_recall",
+    "micro_f1",
+    "macro_precision",
+    "macro_recall",
+    "macro_f1",
+    "ranking_loss",
+    "coverage",
+    "normalized_coverage",
+    "one_error",
+    "average_precision",
+]
+
+
+# --------------------------------------------------------------------------
+# Validation
+# --------------------------------------------------------------------------
+def _dense(Y) -> np.ndarray:
+    return np.asarray(Y.toarray() if sp.issparse(Y) else Y)
+
+
+def _check_binary(Y, name: str) -> np.ndarray:
+    Y = _dense(Y)
+    if Y.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (n_samples, n_labels), got {Y.shape}")
+    if Y.shape[0] == 0 or Y.shape[1] == 0:
+        raise ValueError(f"{name} is empty (shape {Y.shape})")
+    if not np.isin(Y, (0, 1)).all():
+        raise ValueError(f"{name} must contain only 0/1 values")
+    return Y.astype(bool)
+
+
+def _check_pair(Y_true, Y_pred) -> tuple[np.ndarray, np.ndarray]:
+    T = _check_binary(Y_true, "Y_true")
+    P = _check_binary(Y_pred, "Y_pred")
+    if T.shape != P.shape:
+        raise ValueError(f"Y_true has shape {T.shape} but Y_pred has {P.shape}")
+    return T, P
+
+
+def _check_scores(Y_true, Y_score) -> tuple[np.ndarray, np.ndarray]:
+    T = _check_binary(Y_true, "Y_true")
+    S = _dense(Y_score)
+    if S.shape != T.shape:
+        raise ValueError(f"Y_true has shape {T.shape} but Y_score has {S.shape}")
+    if not np.issubdtype(S.dtype, np.number) or np.iscomplexobj(S):
+        raise ValueError(f"Y_score must be real numbers, got dtype {S.dtype}")
+    S = S.astype(np.float64)
+    if not np.isfinite(S).all():
+        raise ValueError("Y_score contains NaN or infinite values")
+    return T, S
+
+
+# --------------------------------------------------------------------------
+# Mulan's information-retrieval formulas, vectorised
+# --------------------------------------------------------------------------
+def _ratio(num, den, all_zero) -> np.ndarray:
+    """``num / den``; 0 where ``den == 0``; 1 where ``tp + fp + fn == 0``."""
+    num = np.asarray(num, dtype=np.float64)
+    den = np.asarray(den, dtype=np.float64)
+    out = np.zeros(np.broadcast(num, den).shape)
+    np.divide(num, den, out=out, where=den > 0)
+    return np.where(all_zero, 1.0, out)
+
+
+def _precision(tp, fp, fn):
+    return _ratio(tp, tp + fp, tp + fp + fn == 0)
+
+
+def _recall(tp, fp, fn):
+    return _ratio(tp, tp + fn, tp + fp + fn == 0)
+
+
+def _f1(tp, fp, fn):
+    return _ratio(2 * tp, 2 * tp + fp + fn, tp + fp + fn == 0)
+
+
+def _counts(T: np.ndarray, P: np.ndarray, axis):
+    """True positives, false positives and false negatives summed over ``axis``."""
+    tp = (T & P).sum(axis=axis)
+    fp = (~T & P).sum(axis=axis)
+    fn = (T & ~P).sum(axis=axis)
+    return tp, fp, fn
+
+
+# --------------------------------------------------------------------------
+# Bipartition measures
+# --------------------------------------------------------------------------
+def hamming_loss(Y_true, Y_pred) -> float:
+    """Fraction of misclassified instance-label pairs (lower is better).
+
+    >>> hamming_loss([[1, 0], [0, 0]], [[1, 1], [0, 0]])
+    0.25
+    """
+    T, P = _check_pair(Y_true, Y_pred)
+    return float(np.mean(T != P))
+
+
+def subset_accuracy(Y_true, Y_pred) -> float:
+    """Fraction of instances whose predicted label set is exactly right.
+
+    >>> subset_accuracy([[1, 0], [0, 0]], [[1, 1], [0, 0]])
+    0.5
+    """
+    T, P = _check_pair(Y_true, Y_pred)
+    return float(np.mean((T == P).all(axis=1)))
+
+
+def accuracy(Y_true, Y_pred) -> float:
+    """Example-based (Jaccard) accuracy ``|T & P| / |T | P|``; empty/empty is 1.
+
+    >>> accuracy([[1, 1, 0], [0, 0, 0]], [[1, 0, 1], [0, 0, 0]])
+    0.6666666666666666
+    """
+    T, P = _check_pair(Y_true, Y_pred)
+    inter = (T & P).sum(axis=1)
+    union = (T | P).sum(axis=1)
+    return float(np.mean(_ratio(inter, union, union == 0)))
+
+
+def example_precision(Y_true, Y_pred) -> float:
+    """Example-based precision (Mulan's empty-set rules; see the module docstring).
+
+    >>> example_precision([[1, 1], [1, 0], [0, 0]], [[1, 0], [0, 0], [0, 0]])
+    0.6666666666666666
+    """
+    T, P = _check_pair(Y_true, Y_pred)
+    return float(np.mean(_precision(*_counts(T, P, axis=1))))
+
+
+def example_recall(Y_true, Y_pred) -> float:
+    """Example-based recall (Mulan's empty-set rules; see the module docstring).
+
+    >>> example_recall([[1, 1], [0, 0], [0, 0]], [[1, 0], [1, 0], [0, 0]])
+    0.5
+    """
+    T, P = _check_pair(Y_true, Y_pred)
+    return float(np.mean(_recall(*_counts(T, P, axis=1))))
+
+
+def example_f1(Y_true, Y_pred) -> float:
+    """Example-based F1, the mean of per-instance ``2 tp / (2 tp + fp + fn)``.
+
+    >>> example_f1([[1, 1], [0, 0]], [[1, 0], [0, 0]])
+    0.8333333333333333
+    """
+    T, P = _check_pair(Y_true, Y_pred)
+    return float(np.mean(_f1(*_counts(T, P, axis=1))))
+
+
+def micro_precision(Y_true, Y_pred) -> float:
+    """Precision of the pooled counts over all instance-label pairs.
+
+    >>> micro_precision([[1, 0], [1, 1]], [[1, 1], [0, 1]])
+    0.6666666666666666
+    """
+    T, P = _check_pair(Y_true, Y_pred)
+    return float(_precision(*_counts(T, P, axis=None)))
+
+
+def micro_recall(Y_true, Y_pred) -> float:
+    """Recall of the pooled counts over all instance-label pairs.
+
+    >>> micro_recall([[1, 0], [1, 1]], [[1, 1], [0, 1]])
+    0.6666666666666666
+    """
+    T, P = _check_pair(Y_true, Y_pred)
+    return float(_recall(*_counts(T, P, axis=None)))
+
+
+def micro_f1(Y_true, Y_pred) -> float:
+    """F1 of the pooled counts over all instance-label pairs.
+
+    >>> micro_f1([[1, 0], [1, 1]], [[1, 1], [0, 1]])
+    0.6666666666666666
+    """
+    T, P = _check_pair(Y_true, Y_pred)
+    return float(_f1(*_counts(T, P, axis=None)))
+
+
+def macro_precision(Y_true, Y_pred) -> float:
+    """Mean over labels of per-label precision (never-true, never-predicted: 1).
+
+    >>> macro_precision([[1, 0], [1, 0]], [[1, 0], [0, 0]])
+    1.0
+    """
+    T, P = _check_pair(Y_true, Y_pred)
+    return float(np.mean(_precision(*_counts(T, P, axis=0))))
+
+
+def macro_recall(Y_true, Y_pred) -> float:
+    """Mean over labels of per-label recall (never-true, never-predicted: 1).
+
+    >>> macro_recall([[1, 0], [1, 0]], [[1, 0], [0, 0]])
+    0.75
+    """
+    T, P = _check_pair(Y_true, Y_pred)
+    return float(np.mean(_recall(*_counts(T, P, axis=0))))
+
+
+def macro_f1(Y_true, Y_pred) -> float:
+    """Mean over labels of per-label F1 (never-true, never-predicted: 1).
+
+    >>> round(macro_f1([[1, 0], [1, 0]], [[1, 0], [0, 0]]), 4)
+    0.8333
+    """
+    T, P = _check_pair(Y_true, Y_pred)
+    return float(np.mean(_f1(*_counts(T, P, axis=0))))
+
+
+# --------------------------------------------------------------------------
+# Ranking measures
+# --------------------------------------------------------------------------
+def _worst_ranks(T: np.ndarray, S: np.ndarray):
+    """Tie-aware ranks, shape (n, q) each.
+
+    Returns ``rank`` (``|{l' : S[i, l'] >= S[i, l]}|``) and ``relevant_at``
+    (``|{relevant l' : S[i, l'] >= S[i, l]}|``): every label takes the last
+    position of its tie group in the descending order of scores.
+    """
+    n, q = S.shape
+    order = np.argsort(-S, axis=1, kind="stable")
+    s_sorted = np.take_along_axis(S, order, axis=1)
+    positions = np.broadcast_to(np.arange(q), (n, q))
+    last_of_group = np.ones((n, q), dtype=bool)
+    last_of_group[:, :-1] = s_sorted[:, :-1] != s_sorted[:, 1:]
+    ends = np.where(last_of_group, positions, q)
+    group_end = np.minimum.accumulate(ends[:, ::-1], axis=1)[:, ::-1]
+    relevant_cum = np.cumsum(np.take_along_axis(T, order, axis=1), axis=1)
+    rank = np.empty((n, q), dtype=np.int64)
+    relevant_at = np.empty((n, q), dtype=np.int64)
+    np.put_along_axis(rank, order, group_end + 1, axis=1)
+    np.put_along_axis(
+        relevant_at, order, np.take_along_axis(relevant_cum, group_end, axis=1), axis=1
+    )
+    return rank, relevant_at
+
+
+def ranking_loss(Y_true, Y_score) -> float:
+    """Fraction of (relevant, irrelevant) label pairs ordered wrongly (ties: wrong).
+
+    Zhang & Zhou (2007), Sec. 4, Eq. for *ranking loss*; instances with no
+    relevant or no irrelevant label score 0 (Mulan).
+
+    >>> ranking_loss([[1, 0, 0], [1, 1, 0]], [[0.5, 0.9, 0.1], [0.3, 0.3, 0.3]])
+    0.75
+    """
+    T, S = _check_scores(Y_true, Y_score)
+    rank, relevant_at = _worst_ranks(T, S)
+    n_rel = T.sum(axis=1)
+    n_pairs = n_rel * (T.shape[1] - n_rel)
+    wrong = np.where(T, rank - relevant_at, 0).sum(axis=1)
+    return float(np.mean(_ratio(wrong, n_pairs, np.zeros_like(n_pairs, bool))))
+
+
+def one_error(Y_true, Y_score) -> float:
+    """Fraction of instances whose top-scored label is irrelevant.
+
+    Zhang & Zhou (2007), Sec. 4. With a tie at the top it is an error unless
+    every top-scored label is relevant; an instance without relevant labels is
+    an error (Mulan).
+
+    >>> one_error([[1, 0, 0], [0, 1, 0], [1, 0, 0]],
+    ...           [[0.9, 0.5, 0.1], [0.9, 0.5, 0.1], [0.7, 0.7, 0.1]])
+    0.6666666666666666
+    """
+    T, S = _check_scores(Y_true, Y_score)
+    top = S == S.max(axis=1, keepdims=True)
+    return float(np.mean((top & ~T).any(axis=1)))
+
+
+def coverage(Y_true, Y_score) -> float:
+    """Mean of ``max_{l relevant} rank_l - 1``; 0 for no relevant label (Mulan).
+
+    Zhang & Zhou (2007), Sec. 4; tied labels share the worst rank of the tie.
+
+    >>> coverage([[1, 0, 1], [0, 0, 0]], [[0.9, 0.5, 0.1], [0.1, 0.2, 0.3]])
+    1.0
+    """
+    T, S = _check_scores(Y_true, Y_score)
+    rank, _ = _worst_ranks(T, S)
+    return float(np.mean(np.where(T, rank, 1).max(axis=1) - 1))
+
+
+def normalized_coverage(Y_true, Y_score) -> float:
+    """:func:`coverage` divided by the number of labels ``q``.
+
+    >>> normalized_coverage([[1, 0, 1], [0, 0, 0]], [[0.9, 0.5, 0.1], [0.1, 0.2, 0.3]])
+    0.3333333333333333
+    """
+    T, S = _check_scores(Y_true, Y_score)
+    return coverage(T, S) / T.shape[1]
+
+
+def average_precision(Y_true, Y_score) -> float:
+    """Mean over relevant labels of the fraction of relevant labels ranked above.
+
+    Zhang & Zhou (2007), Sec. 4; instances without relevant labels are skipped
+    (Mulan); ``nan`` when all are skipped. Tied labels share the worst rank.
+
+    >>> average_precision([[1, 0, 1], [0, 0, 0]], [[0.9, 0.5, 0.1], [0.1, 0.2, 0.3]])
+    0.8333333333333333
+    """
+    T, S = _check_scores(Y_true, Y_score)
+    rank, relevant_at = _worst_ranks(T, S)
+    n_rel = T.sum(axis=1)
+    keep = n_rel > 0
+    if not keep.any():
+        return float("nan")
+    precision_at = np.where(T, relevant_at / rank, 0.0).sum(axis=1)
+    return float(np.mean(precision_at[keep] / n_rel[keep]))
+
+
+# --------------------------------------------------------------------------
+# Registry of measures
+# --------------------------------------------------------------------------
+_BIPARTITION = {
+    "hamming_loss": (hamming_loss, False),
+    "accuracy": (accuracy, True),
+    "subset_accuracy": (subset_accuracy, True),
+    "example_precision": (example_precision, True),
+    "example_recall": (example_recall, True),
+    "example_f1": (example_f1, True),
+    "micro_precision": (micro_precision, True),
+    "micro_recall": (micro_recall, True),
+    "micro_f1": (micro_f1, True),
+    "macro_precision": (macro_precision, True),
+    "macro_recall": (macro_recall, True),
+    "macro_f1": (macro_f1, True),
+}
+_RANKING = {
+    "ranking_loss": (ranking_loss, False),
+    "coverage": (coverage, False),
+    "normalized_coverage": (normalized_coverage, False),
+    "one_error": (one_error, False),
+    "average_precision": (average_precision, True),
+}
+
+#: Every measure by name: ``greater_is_better`` and whether it needs scores.
+METRICS: dict[str, dict[str, bool]] = {
+    **{
+        name: {"greater_is_better": better, "needs_score": False}
+        for name, (_, better) in _BIPARTITION.items()
+    },
+    **{
+        name: {"greater_is_better": better, "needs_score": True}
+        for name, (_, better) in _RANKING.items()
+    },
+}
+
+
+def evaluate(Y_true, Y_pred, Y_score=None) -> dict[str, float]:
+    """All measures of :data:`METRICS`; ranking ones only when ``Y_score`` is given.
+
+    Parameters
+    ----------
+    Y_true, Y_pred : array-like or sparse, shape (n_samples, n_labels), 0/1
+    Y_score : array-like, shape (n_samples, n_labels), optional
+        Real scores, higher means more relevant (e.g. ``predict_proba``).
+
+    Returns
+    -------
+    dict of str to float, in the order of :data:`METRICS`.
+
+    Examples
+    --------
+    >>> out = evaluate([[1, 0], [0, 1]], [[1, 0], [1, 1]], [[0.9, 0.2], [0.6, 0.7]])
+    >>> out["hamming_loss"], out["ranking_loss"], len(out) == len(METRICS)
+    (0.25, 0.0, True)
+    """
+    T, P = _check_pair(Y_true, Y_pred)
+    out = {name: fn(T, P) for name, (fn, _) in _BIPARTITION.items()}
+    if Y_score is not None:
+        T, S = _check_scores(T, Y_score)
+        out.update({name: fn(T, S) for name, (fn, _) in _RANKING.items()})
+    return out
