@@ -74,9 +74,10 @@ def raw_inputs(wildcards):
     spec = TABLE[wildcards.dataset]
     roles = spec.files()
     files = ["train.arff", "test.arff"] if "train" in roles else ["whole.arff"]
-    out = {"arff": [f"data/raw/{wildcards.dataset}/{f}" for f in files]}
+    raw = rules.download.output.raw
+    out = {"arff": [raw.format(dataset=wildcards.dataset, file=f) for f in files]}
     if "xml" in roles:
-        out["xml"] = f"data/raw/{wildcards.dataset}/labels.xml"
+        out["xml"] = raw.format(dataset=wildcards.dataset, file="labels.xml")
     return out
 
 
@@ -109,15 +110,12 @@ def disc_params(wildcards):
 
 def select_inputs(wildcards):
     out = {
-        "data": f"data/prepared/{wildcards.dataset}.npz",
-        "split": f"results/{wildcards.dataset}/splits/{wildcards.split}.npz",
+        "data": rules.prepare.output.data.format(**wildcards),
+        "split": rules.split.output.split.format(**wildcards),
     }
     disc = selector_disc(wildcards)
     if disc != "none":
-        out["disc"] = (
-            f"results/{wildcards.dataset}/{wildcards.split}/fold{wildcards.fold}"
-            f"/disc/{disc}.npz"
-        )
+        out["disc"] = rules.discretize.output.disc.format(disc=disc, **wildcards)
     return out
 
 

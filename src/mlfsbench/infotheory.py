@@ -1,4 +1,4 @@
-"""Plug-in (maximum-likelihood) entropies and mutual information of discrete data.
+r"""Plug-in (maximum-likelihood) entropies and mutual information of discrete data.
 
 Every quantity is in **bits** (logarithms base 2). Probabilities are the
 empirical frequencies of the values, the "plug-in" estimator (Cover & Thomas,
@@ -7,8 +7,10 @@ empirical frequencies of the values, the "plug-in" estimator (Cover & Thomas,
 
 .. math::
 
-    H(X) = -\\sum_x \\hat p(x) \\log_2 \\hat p(x), \\qquad
-    I(X;Y) = \\sum_{x,y} \\hat p(x,y) \\log_2 \\frac{\\hat p(x,y)}{\\hat p(x)\\hat p(y)}.
+    H(X) = -\sum_x p(x) \log_2 p(x), \qquad
+    I(X;Y) = \sum_{x,y} p(x,y) \log_2 \frac{p(x,y)}{p(x)\,p(y)},
+
+with :math:`p` the relative frequencies in the sample.
 
 Multiply by ``ln 2`` to compare with scikit-learn, whose
 :func:`sklearn.metrics.mutual_info_score` returns nats.
@@ -90,8 +92,9 @@ def check_codes(X, name: str = "X"):
     """Validate non-negative integer codes; return them with an integer dtype.
 
     Accepts a dense array or a scipy sparse matrix (returned as CSR with the
-    explicit zeros removed). Floating-point input is accepted when every
-    value is integral, as produced by ARFF readers for nominal attributes.
+    explicit zeros removed). Integer input keeps its dtype, boolean input
+    becomes ``uint8`` and floating-point input, accepted when every value is
+    integral (as ARFF readers give nominal attributes), becomes ``int64``.
 
     Raises
     ------
@@ -125,7 +128,7 @@ def check_codes(X, name: str = "X"):
         if bad.any():
             raise ValueError(
                 f"{name} must hold integer codes; found non-integral value "
-                f"{values[bad].flat[0]!r}"
+                f"{values[bad].flat[0].item()!r}"
             )
     elif kind not in "iu":
         raise ValueError(
@@ -134,9 +137,10 @@ def check_codes(X, name: str = "X"):
         )
     if values.size and values.min() < 0:
         raise ValueError(
-            f"{name} must hold non-negative integer codes; found {values.min()}"
+            f"{name} must hold non-negative integer codes; found {values.min().item()}"
         )
-    values = values.astype(np.int64, copy=False)
+    if values.dtype.kind not in "iu":
+        values = values.astype(np.int64)
     if sp.issparse(X):
         X = sp.csr_matrix((values, X.indices, X.indptr), shape=X.shape)
         X.eliminate_zeros()
