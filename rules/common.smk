@@ -5,6 +5,7 @@ import re
 from snakemake.utils import validate
 
 from mlfsbench.config import (
+    canonical,
     check_methods,
     discretization_id,
     feature_counts,
@@ -83,7 +84,7 @@ def raw_inputs(wildcards):
 
 # --------------------------------------------------------------------- split
 def split_spec(wildcards):
-    return dict(SPLITS[wildcards.split])
+    return canonical(SPLITS[wildcards.split])
 
 
 # ---------------------------------------------------------------- selection
@@ -96,7 +97,7 @@ def selector_name(wildcards):
 
 
 def selector_params(wildcards):
-    return dict(selector_entry(wildcards).get("params") or {})
+    return canonical(selector_entry(wildcards).get("params") or {})
 
 
 def selector_disc(wildcards):
@@ -125,7 +126,7 @@ def classifier_name(wildcards):
 
 
 def classifier_params(wildcards):
-    return dict(CLASSIFIERS[wildcards.classifier].get("params") or {})
+    return canonical(CLASSIFIERS[wildcards.classifier].get("params") or {})
 
 
 # -------------------------------------------------------------- resources

@@ -37,6 +37,7 @@ def mirror(shared_datasets) -> str:
 
 
 def make_workdir(path: Path) -> Path:
+    path.mkdir(parents=True)
     for name in ("Snakefile", "rules", "scripts", "config", "envs"):
         src = REPO / name
         if src.is_dir():
@@ -144,8 +145,10 @@ def test_adding_a_classifier_schedules_only_its_jobs(completed, mirror):
 def test_adding_a_dataset_schedules_only_its_jobs(completed, mirror):
     cfg = write_config(completed, "more_data.yaml", datasets=["emotions", "genbase"])
     jobs = planned(completed, mirror, cfg)
-    per_dataset = {w.get("dataset") for r, w in jobs if "dataset" in w}
+    # Plots are redrawn from the new summary; every computing job is genbase's.
+    per_dataset = {w["dataset"] for r, w in jobs if "dataset" in w and r != "plot"}
     assert per_dataset == {"genbase"}
+    assert rules_of(jobs)["plot"] == 2
     assert rules_of(jobs)["download"] == 3
     assert rules_of(jobs)["select"] == 2
 
@@ -224,3 +227,13 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, completed, mirror):
         a = (completed / "results/tables" / table).read_bytes()
         b = (workdir / "results/tables" / table).read_bytes()
         assert a == b, table
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("config.yaml", {"download": 21, "prepare": 7, "select": 70, "classify": 70}),
+    ("quick.yaml", {"download": 6, "prepare": 2, "select": 10, "classify": 10}),
+])
+def test_shipped_configs_dry_run(tmp_path, mirror, name, expected):
+    workdir = make_workdir(tmp_path / "dry")
+    counts = rules_of(planned(workdir, mirror, f"config/{name}"))
+    assert {rule: counts[rule] for rule in expected} == expected

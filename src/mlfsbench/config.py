@@ -37,6 +37,18 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
+def canonical(obj: Any) -> Any:
+    """A copy of ``obj`` with every mapping's keys sorted.
+
+    Rule parameters pass through this, so reordering keys in a YAML file does
+    not look like a parameter change to Snakemake.
+
+    >>> canonical({"b": 1, "a": {"d": 2, "c": 3}})
+    {'a': {'c': 3, 'd': 2}, 'b': 1}
+    """
+    return json.loads(canonical_json(obj))
+
+
 def method_id(entry: dict[str, Any]) -> str:
     """Identifier of a configured selector or classifier entry."""
     if entry.get("id"):
