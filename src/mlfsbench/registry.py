@@ -16,14 +16,17 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import pkgutil
 import re
 from typing import Any
 
 KINDS = ("transformation", "selector", "classifier")
 _NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _REGISTRY: dict[str, dict[str, type]] = {kind: {} for kind in KINDS}
-# Modules whose import registers the built-in estimators.
-_BUILTIN_MODULES = (
+# Packages whose modules register the built-in estimators: every module in
+# them is imported on first use of the registry, so a new estimator module
+# needs no import line anywhere else.
+_BUILTIN_PACKAGES = (
     "mlfsbench.selectors",
     "mlfsbench.classifiers",
     "mlfsbench.transformations",
@@ -54,12 +57,16 @@ def _load_builtins() -> None:
     if _loaded:
         return
     _loaded = True
-    for module in _BUILTIN_MODULES:
+    for package in _BUILTIN_PACKAGES:
         try:
-            importlib.import_module(module)
+            pkg = importlib.import_module(package)
         except ModuleNotFoundError as exc:  # optional sub-package not written yet
-            if exc.name != module:
+            if exc.name != package:
                 raise
+            continue
+        for info in pkgutil.iter_modules(pkg.__path__):
+            if not info.name.startswith("_"):
+                importlib.import_module(f"{package}.{info.name}")
 
 
 def names(kind: str) -> list[str]:
