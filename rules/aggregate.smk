@@ -1,14 +1,14 @@
-# Result tables over all folds, the datasets report and one plot per dataset.
+# Result tables of each experiment, the datasets report and the plots.
 rule aggregate:
     input:
-        metrics=metric_files(),
+        metrics=experiment_metric_files,
     output:
-        metrics="results/tables/metrics.tsv",
-        summary="results/tables/summary.tsv",
+        metrics="results/{experiment}/tables/metrics.tsv",
+        summary="results/{experiment}/tables/summary.tsv",
     log:
-        "logs/aggregate/aggregate.log",
+        "logs/{experiment}/aggregate.log",
     benchmark:
-        "benchmarks/aggregate/aggregate.tsv"
+        "benchmarks/{experiment}/aggregate.tsv"
     conda:
         "../envs/mlfsbench.yaml"
     threads: 1
@@ -25,9 +25,9 @@ rule datasets_report:
     output:
         table="results/tables/datasets.tsv",
     log:
-        "logs/aggregate/datasets.log",
+        "logs/datasets_report.log",
     benchmark:
-        "benchmarks/aggregate/datasets.tsv"
+        "benchmarks/datasets_report.tsv"
     conda:
         "../envs/mlfsbench.yaml"
     threads: 1
@@ -42,12 +42,12 @@ rule plot:
     input:
         summary=rules.aggregate.output.summary,
     output:
-        png="results/plots/{dataset}.png",
-        pdf="results/plots/{dataset}.pdf",
+        png="results/{experiment}/plots/{dataset}.png",
+        pdf="results/{experiment}/plots/{dataset}.pdf",
     log:
-        "logs/plot/{dataset}.log",
+        "logs/{experiment}/plot/{dataset}.log",
     benchmark:
-        "benchmarks/plot/{dataset}.tsv"
+        "benchmarks/{experiment}/plot/{dataset}.tsv"
     conda:
         "../envs/mlfsbench.yaml"
     threads: 1

@@ -5,11 +5,11 @@ rule classify:
         split=rules.split.output.split,
         selection=rules.select.output.selection,
     output:
-        predictions="results/{dataset}/{split}/fold{fold}/predict/{selector}/{classifier}.npz",
+        predictions="results/{experiment}/{dataset}/{split}/fold{fold}/predict/{selector}/{classifier}.npz",
     log:
-        "logs/classify/{dataset}/{split}/fold{fold}/{selector}/{classifier}.log",
+        "logs/{experiment}/classify/{dataset}/{split}/fold{fold}/{selector}/{classifier}.log",
     benchmark:
-        "benchmarks/classify/{dataset}/{split}/fold{fold}/{selector}/{classifier}.tsv"
+        "benchmarks/{experiment}/classify/{dataset}/{split}/fold{fold}/{selector}/{classifier}.tsv"
     conda:
         "../envs/mlfsbench.yaml"
     threads: 1
@@ -19,8 +19,8 @@ rule classify:
     params:
         classifier=classifier_name,
         classifier_params=classifier_params,
-        grid=GRID,
-        seed=config["seed"],
+        grid=grid,
+        seed=seed,
     script:
         "../scripts/classify.py"
 
@@ -30,11 +30,11 @@ rule evaluate:
         data=rules.prepare.output.data,
         predictions=rules.classify.output.predictions,
     output:
-        metrics="results/{dataset}/{split}/fold{fold}/metrics/{selector}/{classifier}.tsv",
+        metrics="results/{experiment}/{dataset}/{split}/fold{fold}/metrics/{selector}/{classifier}.tsv",
     log:
-        "logs/evaluate/{dataset}/{split}/fold{fold}/{selector}/{classifier}.log",
+        "logs/{experiment}/evaluate/{dataset}/{split}/fold{fold}/{selector}/{classifier}.log",
     benchmark:
-        "benchmarks/evaluate/{dataset}/{split}/fold{fold}/{selector}/{classifier}.tsv"
+        "benchmarks/{experiment}/evaluate/{dataset}/{split}/fold{fold}/{selector}/{classifier}.tsv"
     conda:
         "../envs/mlfsbench.yaml"
     threads: 1

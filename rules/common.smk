@@ -5,51 +5,48 @@ import re
 from snakemake.utils import validate
 
 from mlfsbench.config import (
+    applies_to,
     canonical,
-    check_methods,
+    check_experiment,
     discretization_id,
     feature_counts,
+    load_experiment_files,
     method_id,
 )
 from mlfsbench.data import read_datasets_table
 from mlfsbench.split import n_folds
 
+load_experiment_files(config)
 validate(config, "../config/schemas/config.schema.yaml")
-check_methods(config)
 
 TABLE = {spec.name: spec for spec in read_datasets_table(config["datasets_table"])}
-DATASETS = list(config["datasets"])
-SPLITS = config["splits"]
-SELECTORS = {method_id(e): e for e in config["selectors"]}
-CLASSIFIERS = {method_id(e): e for e in config["classifiers"]}
-GRID = feature_counts(config["n_features"])
+EXPERIMENTS = config["experiments"]
+for _name, _experiment in EXPERIMENTS.items():
+    check_experiment(_name, _experiment, TABLE)
+
+SELECTORS = {
+    e: {method_id(s): s for s in x["selectors"]} for e, x in EXPERIMENTS.items()
+}
+CLASSIFIERS = {
+    e: {method_id(c): c for c in x["classifiers"]} for e, x in EXPERIMENTS.items()
+}
+GRIDS = {e: feature_counts(x["n_features"]) for e, x in EXPERIMENTS.items()}
+DATASETS = sorted({d for x in EXPERIMENTS.values() for d in x["datasets"]})
 RAW_FILES = {"whole.arff": "arff", "train.arff": "train", "test.arff": "test"}
 RAW_FILES["labels.xml"] = "xml"
 
-for _name in DATASETS:
-    if _name not in TABLE:
-        raise ValueError(
-            f"config datasets: {_name!r} is not a row of {config['datasets_table']} "
-            f"(known: {', '.join(sorted(TABLE))})"
-        )
-    for _split, _spec in SPLITS.items():
-        if _spec["type"] == "given" and TABLE[_name].test_url is None:
-            raise ValueError(
-                f"config splits: {_split!r} uses the given train/test files, but "
-                f"dataset {_name!r} has no train_url/test_url"
-            )
-
 
 def _alternatives(names):
-    return "|".join(re.escape(n) for n in sorted(names))
+    return "|".join(re.escape(n) for n in sorted(set(names)))
 
 
 wildcard_constraints:
+    experiment=_alternatives(EXPERIMENTS),
     dataset=_alternatives(TABLE),
-    split=_alternatives(SPLITS),
+    split=_alternatives(s for x in EXPERIMENTS.values() for s in x["splits"]),
     fold=r"\d+",
-    selector=_alternatives(SELECTORS),
-    classifier=_alternatives(CLASSIFIERS),
+    selector=_alternatives(s for x in SELECTORS.values() for s in x),
+    classifier=_alternatives(c for x in CLASSIFIERS.values() for c in x),
     disc=r"(equal-width|equal-frequency)-\d+",
     file=_alternatives(RAW_FILES),
 
@@ -72,8 +69,7 @@ def raw_sha256(wildcards):
 # ------------------------------------------------------------------- prepare
 def raw_inputs(wildcards):
     """The dataset's ARFF file(s) (whole, or train then test) and its XML."""
-    spec = TABLE[wildcards.dataset]
-    roles = spec.files()
+    roles = TABLE[wildcards.dataset].files()
     files = ["train.arff", "test.arff"] if "train" in roles else ["whole.arff"]
     raw = rules.download.output.raw
     out = {"arff": [raw.format(dataset=wildcards.dataset, file=f) for f in files]}
@@ -84,12 +80,12 @@ def raw_inputs(wildcards):
 
 # --------------------------------------------------------------------- split
 def split_spec(wildcards):
-    return canonical(SPLITS[wildcards.split])
+    return canonical(EXPERIMENTS[wildcards.experiment]["splits"][wildcards.split])
 
 
 # ---------------------------------------------------------------- selection
 def selector_entry(wildcards):
-    return SELECTORS[wildcards.selector]
+    return SELECTORS[wildcards.experiment][wildcards.selector]
 
 
 def selector_name(wildcards):
@@ -98,10 +94,6 @@ def selector_name(wildcards):
 
 def selector_params(wildcards):
     return canonical(selector_entry(wildcards).get("params") or {})
-
-
-def selector_disc(wildcards):
-    return discretization_id(selector_entry(wildcards).get("discretize"))
 
 
 def disc_params(wildcards):
@@ -114,19 +106,31 @@ def select_inputs(wildcards):
         "data": rules.prepare.output.data.format(**wildcards),
         "split": rules.split.output.split.format(**wildcards),
     }
-    disc = selector_disc(wildcards)
+    disc = discretization_id(selector_entry(wildcards).get("discretize"))
     if disc != "none":
         out["disc"] = rules.discretize.output.disc.format(disc=disc, **wildcards)
     return out
 
 
 # ------------------------------------------------------------ classification
+def classifier_entry(wildcards):
+    return CLASSIFIERS[wildcards.experiment][wildcards.classifier]
+
+
 def classifier_name(wildcards):
-    return CLASSIFIERS[wildcards.classifier]["name"]
+    return classifier_entry(wildcards)["name"]
 
 
 def classifier_params(wildcards):
-    return canonical(CLASSIFIERS[wildcards.classifier].get("params") or {})
+    return canonical(classifier_entry(wildcards).get("params") or {})
+
+
+def grid(wildcards):
+    return GRIDS[wildcards.experiment]
+
+
+def seed(wildcards):
+    return EXPERIMENTS[wildcards.experiment]["seed"]
 
 
 # -------------------------------------------------------------- resources
@@ -138,25 +142,38 @@ def dataset_mb(wildcards, attempt):
 
 
 # ------------------------------------------------------------------ targets
-def metric_files():
+def experiment_metric_files(wildcards):
+    """Every per-fold metric table of one experiment."""
+    e = wildcards.experiment
+    x = EXPERIMENTS[e]
     return [
-        f"results/{d}/{s}/fold{f}/metrics/{sel}/{clf}.tsv"
-        for d in DATASETS
-        for s, spec in SPLITS.items()
+        rules.evaluate.output.metrics.format(
+            experiment=e, dataset=d, split=s, fold=f, selector=sel, classifier=clf
+        )
+        for d in x["datasets"]
+        for s, spec in x["splits"].items()
         for f in range(n_folds(spec))
-        for sel in SELECTORS
-        for clf in CLASSIFIERS
+        for sel, sel_entry in SELECTORS[e].items()
+        if applies_to(sel_entry, d)
+        for clf, clf_entry in CLASSIFIERS[e].items()
+        if applies_to(clf_entry, d)
     ]
 
 
 def stats_files():
-    return [f"data/prepared/{d}.stats.json" for d in DATASETS]
+    return [rules.prepare.output.stats.format(dataset=d) for d in DATASETS]
 
 
 def all_targets():
-    return [
-        "results/tables/metrics.tsv",
-        "results/tables/summary.tsv",
-        "results/tables/datasets.tsv",
-        *[f"results/plots/{d}.{ext}" for d in DATASETS for ext in ("png", "pdf")],
-    ]
+    out = [rules.datasets_report.output.table]
+    for e, x in EXPERIMENTS.items():
+        out += [
+            rules.aggregate.output.metrics.format(experiment=e),
+            rules.aggregate.output.summary.format(experiment=e),
+        ]
+        out += [
+            getattr(rules.plot.output, ext).format(experiment=e, dataset=d)
+            for d in x["datasets"]
+            for ext in ("png", "pdf")
+        ]
+    return out

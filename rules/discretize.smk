@@ -4,11 +4,11 @@ rule discretize:
         data=rules.prepare.output.data,
         split=rules.split.output.split,
     output:
-        disc="results/{dataset}/{split}/fold{fold}/disc/{disc}.npz",
+        disc="results/{experiment}/{dataset}/{split}/fold{fold}/disc/{disc}.npz",
     log:
-        "logs/discretize/{dataset}/{split}/fold{fold}/{disc}.log",
+        "logs/{experiment}/discretize/{dataset}/{split}/fold{fold}/{disc}.log",
     benchmark:
-        "benchmarks/discretize/{dataset}/{split}/fold{fold}/{disc}.tsv"
+        "benchmarks/{experiment}/discretize/{dataset}/{split}/fold{fold}/{disc}.tsv"
     conda:
         "../envs/mlfsbench.yaml"
     threads: 1

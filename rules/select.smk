@@ -3,11 +3,11 @@ rule select:
     input:
         unpack(select_inputs),
     output:
-        selection="results/{dataset}/{split}/fold{fold}/select/{selector}.json",
+        selection="results/{experiment}/{dataset}/{split}/fold{fold}/select/{selector}.json",
     log:
-        "logs/select/{dataset}/{split}/fold{fold}/{selector}.log",
+        "logs/{experiment}/select/{dataset}/{split}/fold{fold}/{selector}.log",
     benchmark:
-        "benchmarks/select/{dataset}/{split}/fold{fold}/{selector}.tsv"
+        "benchmarks/{experiment}/select/{dataset}/{split}/fold{fold}/{selector}.tsv"
     conda:
         "../envs/mlfsbench.yaml"
     threads: 1
@@ -17,6 +17,6 @@ rule select:
     params:
         method=selector_name,
         method_params=selector_params,
-        seed=config["seed"],
+        seed=seed,
     script:
         "../scripts/select.py"

@@ -3,11 +3,11 @@ rule split:
     input:
         data=rules.prepare.output.data,
     output:
-        split="results/{dataset}/splits/{split}.npz",
+        split="results/{experiment}/{dataset}/splits/{split}.npz",
     log:
-        "logs/split/{dataset}/{split}.log",
+        "logs/{experiment}/split/{dataset}/{split}.log",
     benchmark:
-        "benchmarks/split/{dataset}/{split}.tsv"
+        "benchmarks/{experiment}/split/{dataset}/{split}.tsv"
     conda:
         "../envs/mlfsbench.yaml"
     threads: 1

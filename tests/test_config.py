@@ -6,7 +6,14 @@ import jsonschema
 import pytest
 import yaml
 
-from mlfsbench.config import check_methods, feature_counts, method_id
+from mlfsbench.config import (
+    check_experiment,
+    check_methods,
+    feature_counts,
+    load_experiment_files,
+    method_id,
+)
+from mlfsbench.data import read_datasets_table
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -42,18 +49,62 @@ def test_check_methods_names_the_problem():
             {"name": "mlknn"}, {"name": "mlknn"}]})
 
 
-@pytest.mark.parametrize("name", ["config.yaml", "quick.yaml", "tiny.yaml"])
-def test_shipped_configs_are_valid(name):
-    schema = yaml.safe_load((REPO / "config/schemas/config.schema.yaml").read_text())
+SHIPPED = sorted(p.relative_to(REPO / "config").as_posix()
+                 for p in (REPO / "config").rglob("*.yaml")
+                 if "schemas" not in p.parts)
+
+
+def load_schema():
+    return yaml.safe_load((REPO / "config/schemas/config.schema.yaml").read_text())
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_configs_are_valid(name, monkeypatch):
+    monkeypatch.chdir(REPO)
     config = yaml.safe_load((REPO / "config" / name).read_text())
-    jsonschema.validate(config, schema)
-    check_methods(config)
-    assert feature_counts(config["n_features"])
+    if "experiments" not in config and "experiment_files" not in config:
+        pytest.skip(f"{name} is an experiment file, checked through config.yaml")
+    load_experiment_files(config)
+    jsonschema.Draft202012Validator(load_schema()).validate(config)
+    table = {s.name: s for s in read_datasets_table(REPO / "config/datasets.tsv")}
+    for exp_name, experiment in config["experiments"].items():
+        check_experiment(exp_name, experiment, table)
+
+
+def tiny():
+    return yaml.safe_load((REPO / "config/tiny.yaml").read_text())
 
 
 def test_schema_rejects_unknown_keys():
-    schema = yaml.safe_load((REPO / "config/schemas/config.schema.yaml").read_text())
-    config = yaml.safe_load((REPO / "config/tiny.yaml").read_text())
-    config["selectors"][0]["paramz"] = {}
+    validator = jsonschema.Draft202012Validator(load_schema())
+    config = tiny()
+    config["experiments"]["tiny"]["selectors"][0]["paramz"] = {}
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate(config, schema)
+        validator.validate(config)
+    config = tiny()
+    config["experiments"]["tiny"]["classifiers"][0]["discretize"] = {}
+    with pytest.raises(jsonschema.ValidationError):
+        validator.validate(config)
+    validator.validate(tiny())
+
+
+def test_check_experiment_names_the_problem():
+    table = {s.name: s for s in read_datasets_table(REPO / "config/datasets.tsv")}
+    experiment = tiny()["experiments"]["tiny"]
+    experiment["classifiers"][0]["datasets"] = ["yeast"]
+    with pytest.raises(ValueError, match="experiment 'x'.*yeast"):
+        check_experiment("x", experiment, table)
+    experiment = tiny()["experiments"]["tiny"]
+    experiment["datasets"] = ["nope"]
+    with pytest.raises(ValueError, match="'nope' is not in the datasets table"):
+        check_experiment("x", experiment, table)
+
+
+def test_experiment_files_merge_and_reject_duplicates(tmp_path):
+    (tmp_path / "a.yaml").write_text(yaml.safe_dump(tiny()))
+    config = {"experiments": {}, "experiment_files": [str(tmp_path / "a.yaml")]}
+    assert list(load_experiment_files(config)["experiments"]) == ["tiny"]
+    config = {"experiments": tiny()["experiments"],
+              "experiment_files": [str(tmp_path / "a.yaml")]}
+    with pytest.raises(ValueError, match="'tiny' defined in the config and in"):
+        load_experiment_files(config)

@@ -47,9 +47,15 @@ def make_workdir(path: Path) -> Path:
     return path
 
 
+def tiny_experiment() -> dict:
+    return yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())[
+        "experiments"]["tiny"]
+
+
 def write_config(workdir: Path, name: str, **changes) -> str:
+    """A copy of config/tiny.yaml with keys of its experiment changed."""
     config = yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())
-    config.update(changes)
+    config["experiments"]["tiny"].update(changes)
     (workdir / "config" / name).write_text(yaml.safe_dump(config))
     return f"config/{name}"
 
@@ -87,7 +93,8 @@ def rules_of(jobs) -> Counter:
     return Counter(rule for rule, _ in jobs)
 
 
-TABLES = ("metrics.tsv", "summary.tsv", "datasets.tsv")
+TABLES = ("tiny/tables/metrics.tsv", "tiny/tables/summary.tsv",
+          "tables/datasets.tsv")
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +106,7 @@ def completed(tmp_path_factory, mirror):
 
 
 def test_complete_run_outputs(completed):
-    table = pd.read_csv(completed / "results/tables/metrics.tsv", sep="\t",
+    table = pd.read_csv(completed / "results/tiny/tables/metrics.tsv", sep="\t",
                         dtype={"n_features": str})
     # 1 dataset x 2 folds x 1 selector x 1 classifier x 4 feature counts
     assert sorted(table["n_features"].unique()) == ["1", "20", "5", "all"]
@@ -115,8 +122,8 @@ def test_complete_run_outputs(completed):
     assert (row["dataset"], row["instances"], row["features"], row["labels"]) == (
         "emotions", 593, 72, 6)
     for ext in ("png", "pdf"):
-        assert (completed / f"results/plots/emotions.{ext}").stat().st_size > 1000
-    selections = list((completed / "results/emotions/cv2/fold0/select").iterdir())
+        assert (completed / f"results/tiny/plots/emotions.{ext}").stat().st_size > 1000
+    selections = list((completed / "results/tiny/emotions/cv2/fold0/select").iterdir())
     assert [p.name.startswith("mim-br-") for p in selections] == [True]
     assert list((completed / "logs").rglob("*.log"))
     assert list((completed / "benchmarks").rglob("*.tsv"))
@@ -132,8 +139,8 @@ def test_raw_downloads_are_protected(completed):
 
 
 def test_adding_a_classifier_schedules_only_its_jobs(completed, mirror):
-    config = yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())
-    classifiers = config["classifiers"] + [{"name": "mlknn", "params": {"k": 5}}]
+    classifiers = tiny_experiment()["classifiers"] + [
+        {"name": "mlknn", "params": {"k": 5}}]
     cfg = write_config(completed, "more.yaml", classifiers=classifiers)
     jobs = planned(completed, mirror, cfg)
     assert rules_of(jobs) == Counter(
@@ -154,8 +161,7 @@ def test_adding_a_dataset_schedules_only_its_jobs(completed, mirror):
 
 
 def test_changing_a_parameter_reruns_that_method_only(completed, mirror):
-    config = yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())
-    selectors = config["selectors"] + [
+    selectors = tiny_experiment()["selectors"] + [
         {"name": "mim-br", "id": "mim-ef", "discretize": {
             "strategy": "equal-frequency", "bins": 3}}]
     cfg = write_config(completed, "two_selectors.yaml", selectors=selectors)
@@ -204,7 +210,7 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, completed, mirror):
                             stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         # Kill once some fold-level work exists but before the end.
-        started = _wait_for(lambda: list(workdir.glob("results/emotions/cv2/*")))
+        started = _wait_for(lambda: list(workdir.glob("results/tiny/emotions/cv2/*")))
         assert started, "workflow did not start"
         # While it runs, a second run on the same directory is refused.
         second = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True,
@@ -216,7 +222,7 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, completed, mirror):
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
-    assert not (workdir / "results/tables/metrics.tsv").exists()
+    assert not (workdir / "results/tiny/tables/metrics.tsv").exists()
     assert list((workdir / ".snakemake/locks").iterdir()), "expected a stale lock"
     # No half-written output: every file under a final name is complete.
     for path in (workdir / "results").rglob("*"):
@@ -224,8 +230,8 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, completed, mirror):
             _check_complete(path)
     run(workdir, mirror)
     for table in TABLES:
-        a = (completed / "results/tables" / table).read_bytes()
-        b = (workdir / "results/tables" / table).read_bytes()
+        a = (completed / "results" / table).read_bytes()
+        b = (workdir / "results" / table).read_bytes()
         assert a == b, table
 
 

@@ -27,6 +27,8 @@ import json
 import re
 from typing import Any
 
+import yaml
+
 from mlfsbench import registry
 
 _RANGE = re.compile(r"^(\d+)\.\.(\d+)(?::(\d+))?$")
@@ -95,6 +97,74 @@ def feature_counts(grid: list[int | str]) -> list[int | str]:
                 "'a..b:step' or 'all'"
             )
     return sorted(values) + (["all"] if has_all else [])
+
+
+def load_experiment_files(config: dict[str, Any]) -> dict[str, Any]:
+    """Merge the ``experiments`` of every ``experiment_files`` entry into ``config``.
+
+    An experiment name defined twice (inline and in a file, or in two files)
+    is an error naming both places. Returns ``config`` (modified in place).
+    """
+    experiments = config.setdefault("experiments", {}) or {}
+    config["experiments"] = experiments
+    origin = {name: "the config" for name in experiments}
+    for path in config.get("experiment_files") or []:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                data = yaml.safe_load(fh) or {}
+        except OSError as exc:
+            raise ValueError(f"experiment file {path}: {exc.strerror}") from None
+        if not isinstance(data.get("experiments"), dict):
+            raise ValueError(f"experiment file {path}: no 'experiments' mapping")
+        for name, experiment in data["experiments"].items():
+            if name in origin:
+                raise ValueError(
+                    f"experiment {name!r} defined in {origin[name]} and in {path}"
+                )
+            origin[name] = path
+            experiments[name] = experiment
+    return config
+
+
+def check_experiment(name: str, experiment: dict[str, Any],
+                     table: dict[str, Any]) -> None:
+    """Check one experiment against the registry and the datasets table.
+
+    ``table`` maps dataset names to :class:`~mlfsbench.data.DatasetSpec`.
+    Raises ValueError naming the experiment and the problem.
+    """
+    where = f"experiment {name!r}"
+    for dataset in experiment["datasets"]:
+        if dataset not in table:
+            raise ValueError(
+                f"{where}: dataset {dataset!r} is not in the datasets table "
+                f"(known: {', '.join(sorted(table))})"
+            )
+        for split, spec in experiment["splits"].items():
+            if spec["type"] == "given" and table[dataset].test_url is None:
+                raise ValueError(
+                    f"{where}: split {split!r} uses the given train/test files, "
+                    f"but dataset {dataset!r} has no train_url/test_url"
+                )
+    for key in ("selectors", "classifiers"):
+        for entry in experiment[key]:
+            extra = set(entry.get("datasets") or []) - set(experiment["datasets"])
+            if extra:
+                raise ValueError(
+                    f"{where}: {key} entry {method_id(entry)!r} names dataset(s) "
+                    f"{', '.join(sorted(extra))} that the experiment does not list"
+                )
+    try:
+        check_methods(experiment)
+        feature_counts(experiment["n_features"])
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc}") from None
+
+
+def applies_to(entry: dict[str, Any], dataset: str) -> bool:
+    """Whether a selector/classifier entry runs on ``dataset``."""
+    only = entry.get("datasets")
+    return not only or dataset in only
 
 
 def check_methods(config: dict[str, Any]) -> None:
