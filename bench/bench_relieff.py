@@ -1,0 +1,88 @@
+"""Benchmark: RF-BR on emotions vs skrebate's ReliefF run once per label.
+
+Times :class:`mlfsbench.selectors.spolaor.ReliefFBR` (ReliefF on every binary
+relevance label, k = 10, every instance sampled; the distances and neighbour
+orders are shared by the labels) against the obvious baseline,
+``skrebate.ReliefF(n_neighbors=10, categorical_features=[])`` fitted once per
+label (``categorical_features=[]`` makes skrebate treat every feature as
+numeric, the setting under which both compute the same weights), checks that
+the per-label weights agree to 1e-10 and prints the speed-up (target >= 5x).
+
+Usage::
+
+    .venv/bin/python bench/bench_relieff.py [--shared PATH] [--repeats N]
+
+``PATH`` is the shared datasets folder holding ``multi-label/emotions/``
+(default: ``../shared/datasets`` next to the project, or the environment
+variable ``MLFS_SHARED_DATASETS``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from skrebate import ReliefF
+
+from mlfsbench.data import load_mulan
+from mlfsbench.selectors.spolaor import ReliefFBR
+
+DEFAULT_SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets"
+
+
+def best_time(fn, repeats: int):
+    best, out = math.inf, None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - start)
+    return best, out
+
+
+def baseline(X, Y) -> np.ndarray:
+    """skrebate's ReliefF, one fit per label."""
+    columns = []
+    for k in range(Y.shape[1]):
+        model = ReliefF(n_neighbors=10, n_features_to_select=X.shape[1],
+                        categorical_features=[])
+        columns.append(model.fit(X.copy(), Y[:, k]).feature_importances_)
+    return np.column_stack(columns)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--shared", type=Path,
+        default=Path(os.environ.get("MLFS_SHARED_DATASETS", DEFAULT_SHARED)),
+        help="shared datasets folder (holds multi-label/emotions/)",
+    )
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="timed repeats of RF-BR (best is kept)")
+    args = parser.parse_args(argv)
+
+    folder = args.shared / "multi-label" / "emotions"
+    ds = load_mulan(folder / "emotions.arff", folder / "emotions.xml")
+    X, Y = np.asarray(ds.X, dtype=float), ds.Y
+    print(f"emotions: {X.shape[0]} samples x {X.shape[1]} features, "
+          f"{Y.shape[1]} labels")
+
+    t_ours, sel = best_time(lambda: ReliefFBR().fit(X, Y), args.repeats)
+    t_base, ref = best_time(lambda: baseline(X, Y), 1)
+    err = float(np.abs(sel.relief_ - ref).max())
+    print(f"rf-br (all labels):               {t_ours:.3f} s")
+    print(f"skrebate ReliefF, once per label: {t_base:.3f} s")
+    print(f"max |difference| of the weights: {err:.3e}")
+    if err > 1e-10:
+        print("FAIL: the weights differ by more than 1e-10", file=sys.stderr)
+        return 1
+    print(f"speedup rf-br vs skrebate-ReliefF-per-label: {t_base / t_ours:.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
