@@ -128,6 +128,46 @@ def cmd_methods(args) -> int:
     return 0
 
 
+def cmd_stats(args) -> int:
+    import pandas as pd
+
+    from mlfsbench.stats import compare_methods
+
+    try:
+        table = pd.read_csv(args.table, sep=None, engine="python", index_col=0)
+    except (OSError, ValueError, pd.errors.ParserError) as exc:
+        raise ValueError(f"{args.table}: cannot read the table ({exc})") from None
+    table.index = table.index.astype(str)
+    non_numeric = [c for c in table.columns
+                   if not pd.api.types.is_numeric_dtype(table[c])]
+    if non_numeric:
+        raise ValueError(f"{args.table}: non-numeric column(s) "
+                         f"{', '.join(map(str, non_numeric))}")
+    try:
+        out = compare_methods(table, higher_is_better=args.higher_is_better,
+                              control=args.control, alpha=args.alpha)
+    except ValueError as exc:
+        raise ValueError(f"{args.table}: {exc}") from None
+    out = {"table": str(args.table), "datasets": list(table.index), **out}
+    if args.json:
+        sys.stdout.write(dumps_json(out))
+        return 0
+    fr, idv = out["friedman"], out["iman_davenport"]
+    print(f"datasets\t{out['n_datasets']}\tmethods\t{out['n_methods']}")
+    for name, rank in sorted(out["average_ranks"].items(), key=lambda kv: kv[1]):
+        print(f"rank\t{name}\t{rank:.4f}")
+    print(f"friedman_chi2\t{fr['chi2']:.6g}\tp\t{fr['p_value']:.6g}")
+    print(f"iman_davenport_F\t{idv['F']:.6g}\tp\t{idv['p_value']:.6g}"
+          f"\tcritical\t{idv['critical_value']:.6g}")
+    print(f"nemenyi_cd\t{out['nemenyi']['cd']:.6g}")
+    for a, b in out["nemenyi"]["significant_pairs"]:
+        print(f"nemenyi_significant\t{a}\t{b}")
+    print(f"bonferroni_dunn_cd\t{out['bonferroni_dunn']['cd']:.6g}")
+    for name in out["bonferroni_dunn"].get("significant", []):
+        print(f"bonferroni_dunn_significant\t{args.control}\t{name}")
+    return 0
+
+
 def cmd_run(args) -> int:
     import logging
 
@@ -178,6 +218,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("methods", help="registered methods and their parameters")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_methods)
+
+    p = sub.add_parser(
+        "stats", help="Friedman, Iman-Davenport, Nemenyi and Bonferroni-Dunn tests "
+        "of a results table (one row per dataset, one column per method)")
+    p.add_argument("table", help="CSV or TSV; first column: dataset name")
+    p.add_argument("--higher-is-better", action="store_true",
+                   help="the metric is a gain (default: a loss, lower is better)")
+    p.add_argument("--control", help="control method for Bonferroni-Dunn")
+    p.add_argument("--alpha", type=float, default=0.05)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_stats)
 
     p = sub.add_parser(
         "run", help="run the workflow in the current directory (resumes after a "

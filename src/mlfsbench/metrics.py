@@ -442,3 +442,124 @@ def evaluate(Y_true, Y_pred, Y_score=None) -> dict[str, float]:
         T, S = _check_scores(T, Y_score)
         out.update({name: fn(T, S) for name, (fn, _) in _RANKING.items()})
     return out
+
+
+# --------------------------------------------------------------------------
+# Multi-target regression and feature reduction (issue 7)
+# --------------------------------------------------------------------------
+def rrmse(Y_true, Y_pred, train_mean=None, *, per_target: bool = False):
+    """Relative root mean squared error, averaged over targets.
+
+    The measure of Sechidis, Spyromitros-Xioufis & Vlahavas (2019), Sec. 5,
+    defined as in its reference [28] (Spyromitros-Xioufis et al., *Machine
+    Learning* 104, 2016, Sec. 6.2): for target ``t`` with test values
+    ``y_it``, predictions ``y_hat_it`` and reference mean ``m_t``::
+
+        RRMSE_t = sqrt( sum_i (y_it - y_hat_it)^2 / sum_i (y_it - m_t)^2 )
+
+    i.e. the model's RMSE divided by the RMSE of always predicting ``m_t``;
+    the result is the mean of ``RRMSE_t`` over targets. Below 1 is better than
+    the constant predictor.
+
+    Parameters
+    ----------
+    Y_true, Y_pred : array-like, shape (n_samples, n_targets) or (n_samples,)
+        Real test targets and predictions.
+    train_mean : array-like, shape (n_targets,), optional
+        ``m_t``: the **training** mean of each target, as the definition asks
+        (pass it whenever it is known, e.g. ``KNNRegressor.train_mean_``).
+        When omitted, the mean of ``Y_true`` (the test part) is used: a
+        slightly different, optimistic-for-the-reference variant, since the
+        test mean minimises the denominator.
+    per_target : bool, default=False
+        Return the array of ``RRMSE_t`` instead of their mean.
+
+    Returns
+    -------
+    float, or ndarray of shape (n_targets,) when ``per_target``.
+
+    Raises
+    ------
+    ValueError
+        On shape mismatch, non-finite values, or a target whose denominator
+        is 0 (test values all equal to ``m_t``): its RRMSE is undefined.
+
+    Examples
+    --------
+    >>> Y = np.array([[1.0, 10.0], [2.0, 20.0], [3.0, 30.0]])
+    >>> P = np.array([[1.0, 20.0], [2.0, 20.0], [3.0, 20.0]])
+    >>> rrmse(Y, P, per_target=True).tolist()
+    [0.0, 1.0]
+    >>> rrmse(Y, P)
+    0.5
+    >>> round(rrmse(Y, P, train_mean=[2.0, 25.0]), 4)
+    0.4264
+    """
+    T = np.asarray(Y_true, dtype=np.float64)
+    P = np.asarray(Y_pred, dtype=np.float64)
+    if T.ndim == 1:
+        T = T[:, np.newaxis]
+    if P.ndim == 1:
+        P = P[:, np.newaxis]
+    if T.ndim != 2 or T.shape != P.shape or T.size == 0:
+        raise ValueError(f"Y_true {T.shape} and Y_pred {P.shape} must be non-empty "
+                         "arrays of the same 2-D shape")
+    if not (np.isfinite(T).all() and np.isfinite(P).all()):
+        raise ValueError("Y_true and Y_pred must be finite")
+    if train_mean is None:
+        mean = T.mean(axis=0)
+    else:
+        mean = np.asarray(train_mean, dtype=np.float64).reshape(-1)
+        if mean.shape != (T.shape[1],) or not np.isfinite(mean).all():
+            raise ValueError(f"train_mean must hold {T.shape[1]} finite values, "
+                             f"got shape {mean.shape}")
+    num = ((T - P) ** 2).sum(axis=0)
+    den = ((T - mean) ** 2).sum(axis=0)
+    if (den == 0).any():
+        bad = np.flatnonzero(den == 0).tolist()
+        raise ValueError(f"RRMSE undefined for target(s) {bad}: every test value "
+                         "equals the reference mean")
+    values = np.sqrt(num / den)
+    return values if per_target else float(values.mean())
+
+
+def feature_reduction(n_selected, n_features) -> float:
+    """Percentage of features removed: Spolaôr et al. (2013), Eq. (10).
+
+    ``FeatureReduction = 100 - 100 * |X_j| / M`` with ``|X_j|`` the number of
+    selected features and ``M`` the number of features of the dataset (the
+    paper's sentence after Eq. 10 says "M examples", but ``M`` is the number
+    of features in its Sec. 2.1 and Table 2, and only that reading gives its
+    0-100 % range). Averaged over folds by the caller when ``n_selected``
+    varies.
+
+    Parameters
+    ----------
+    n_selected : int or array-like of int
+        Selected features, ``0 <= n_selected <= n_features``.
+    n_features : int
+        ``M``, at least 1.
+
+    Returns
+    -------
+    float, or ndarray for array input.
+
+    Examples
+    --------
+    >>> feature_reduction(25, 100)
+    75.0
+    >>> feature_reduction([0, 103], 103).tolist()
+    [100.0, 0.0]
+    """
+    n = np.asarray(n_selected, dtype=np.float64)
+    if isinstance(n_features, bool) or not float(n_features).is_integer() or (
+        n_features < 1
+    ):
+        raise ValueError(f"n_features must be an integer >= 1, got {n_features!r}")
+    if (n < 0).any() or (n > n_features).any() or not np.isfinite(n).all():
+        raise ValueError(f"n_selected must lie in 0..{n_features}, got {n_selected!r}")
+    out = 100.0 - 100.0 * n / float(n_features)
+    return float(out) if out.ndim == 0 else out
+
+
+__all__ += ["rrmse", "feature_reduction"]

@@ -1,0 +1,127 @@
+"""BR logistic regression (Lee & Kim 2016, Sec. 4.1)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.optimize import minimize
+from scipy.special import expit
+from sklearn.linear_model import LogisticRegression
+
+from mlfsbench import registry
+from mlfsbench.classifiers.br_lr import BRLogisticRegression
+
+
+@pytest.fixture
+def data():
+    """Overlapping classes (no separable label), one constant-0 and one constant-1."""
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(200, 4))
+    logits = X @ np.array([[1.0, -0.5, 0.0], [0.5, 1.0, 0.0], [0.0, 0.0, 1.5],
+                           [0.0, 0.2, -1.0]]) + [0.2, -0.3, 0.0]
+    Y = (rng.uniform(size=(200, 3)) < expit(logits)).astype(int)
+    Y = np.column_stack([Y, np.zeros(200, int), np.ones(200, int)])
+    return X, Y, rng.normal(size=(30, 4))
+
+
+def _mle(X, y, C=np.inf):
+    """(Penalised) maximum likelihood with scipy's BFGS: an independent fit."""
+    A = np.column_stack([X, np.ones(len(X))])
+
+    def loss(theta):
+        z = A @ theta
+        nll = np.sum(np.logaddexp(0, z) - y * z)
+        return nll + (0 if np.isinf(C) else theta[:-1] @ theta[:-1] / (2 * C))
+
+    def grad(theta):
+        g = A.T @ (expit(A @ theta) - y)
+        if not np.isinf(C):
+            g[:-1] += theta[:-1] / C
+        return g
+
+    res = minimize(loss, np.zeros(A.shape[1]), jac=grad, method="BFGS",
+                   options={"gtol": 1e-10, "maxiter": 1000})
+    return res.x[:-1], res.x[-1]
+
+
+@pytest.mark.parametrize("solver", ["newton-cg", "lbfgs", "newton-cholesky"])
+@pytest.mark.parametrize(("penalty", "C"), [("none", 1.0), (None, 1.0), ("l2", 0.05)])
+def test_coefficients_match_independent_mle(data, penalty, C, solver):
+    X, Y, _ = data
+    clf = BRLogisticRegression(penalty=penalty, C=C, solver=solver, tol=1e-10)
+    clf.fit(X, Y)
+    for label in range(3):
+        w, b = _mle(X, Y[:, label], np.inf if penalty in ("none", None) else C)
+        np.testing.assert_allclose(clf.coef_[label], w, atol=1e-4)
+        np.testing.assert_allclose(clf.intercept_[label], b, atol=1e-4)
+
+
+def test_l2_shrinks_weights(data):
+    X, Y, _ = data
+    free = BRLogisticRegression(penalty="none").fit(X, Y)
+    ridge = BRLogisticRegression(penalty="l2", C=0.01).fit(X, Y)
+    assert (np.linalg.norm(ridge.coef_[:3], axis=1)
+            < 0.5 * np.linalg.norm(free.coef_[:3], axis=1)).all()
+
+
+def test_probabilities_and_threshold(data):
+    X, Y, X_test = data
+    clf = BRLogisticRegression().fit(X, Y)
+    proba = clf.predict_proba(X_test)
+    for label in range(3):
+        ref = LogisticRegression(C=np.inf, max_iter=1000)
+        ref.fit(X, Y[:, label])
+        np.testing.assert_allclose(proba[:, label], ref.predict_proba(X_test)[:, 1],
+                                   rtol=1e-10)
+    assert (proba[:, 3] == 0.0).all() and (proba[:, 4] == 1.0).all()
+    np.testing.assert_array_equal(clf.predict(X_test), (proba >= 0.5).astype(int))
+    strict = BRLogisticRegression(threshold=0.8).fit(X, Y)
+    assert strict.predict(X_test).sum() < clf.predict(X_test).sum()
+
+
+def test_constant_labels_predict_their_constant(data):
+    X, Y, X_test = data
+    clf = BRLogisticRegression().fit(X, Y)
+    assert clf.estimators_[3] is None and clf.estimators_[4] is None
+    assert clf.predict(X_test)[:, 3].sum() == 0
+    assert clf.predict(X_test)[:, 4].sum() == len(X_test)
+    assert clf.constant_[3] == 0.0 and clf.constant_[4] == 1.0
+    assert np.isnan(clf.constant_[:3]).all()
+
+
+def test_separable_label_still_classifies():
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    Y = np.array([[0], [0], [1], [1]])
+    clf = BRLogisticRegression(max_iter=50).fit(X, Y)
+    assert clf.predict(np.array([[0.2], [2.8]])).tolist() == [[0], [1]]
+
+
+def test_sparse_matches_dense(data):
+    X, Y, X_test = data
+    dense = BRLogisticRegression(tol=1e-10).fit(X, Y)
+    sparse = BRLogisticRegression(tol=1e-10).fit(sp.csr_matrix(X), Y)
+    np.testing.assert_allclose(dense.predict_proba(X_test),
+                               sparse.predict_proba(sp.csr_matrix(X_test)), atol=1e-5)
+
+
+def test_validation(data):
+    X, Y, _ = data
+    with pytest.raises(ValueError, match="penalty"):
+        BRLogisticRegression(penalty="l1").fit(X, Y)
+    with pytest.raises(ValueError, match="C must"):
+        BRLogisticRegression(penalty="l2", C=0).fit(X, Y)
+    with pytest.raises(ValueError, match="solver"):
+        BRLogisticRegression(solver="saga").fit(X, Y)
+    with pytest.raises(ValueError, match="threshold"):
+        BRLogisticRegression(threshold=1.0).fit(X, Y)
+    with pytest.raises(ValueError, match="features"):
+        BRLogisticRegression().fit(X, Y).predict(np.zeros((1, 3)))
+
+
+def test_registry():
+    clf = registry.create("classifier", "br-lr", {"penalty": "l2", "C": 2.0},
+                          random_state=3)
+    assert isinstance(clf, BRLogisticRegression)
+    assert (clf.penalty, clf.C, clf.random_state) == ("l2", 2.0, 3)
+    assert registry.parameters(BRLogisticRegression)["penalty"] == "none"

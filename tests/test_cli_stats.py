@@ -1,0 +1,113 @@
+"""``mlfsbench stats TABLE.csv``: ranks, Friedman, Iman-Davenport, post-hoc tests."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from scipy import stats as ss
+
+from mlfsbench.cli import main
+from mlfsbench.stats import critical_difference
+
+# Hamming loss of four methods on six datasets (lower is better); "best" wins
+# everywhere, "worst" loses everywhere.
+ROWS = [
+    ("emotions", 0.20, 0.22, 0.25, 0.30),
+    ("yeast", 0.19, 0.20, 0.21, 0.24),
+    ("scene", 0.09, 0.11, 0.10, 0.14),
+    ("enron", 0.05, 0.06, 0.06, 0.07),
+    ("medical", 0.01, 0.02, 0.015, 0.03),
+    ("genbase", 0.001, 0.004, 0.003, 0.006),
+]
+METHODS = ["best", "second", "third", "worst"]
+
+
+def _write(path, sep):
+    lines = [sep.join(["dataset", *METHODS])]
+    lines += [sep.join([name, *map(str, values)]) for name, *values in ROWS]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _run(capsys, argv):
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize(("sep", "name"), [(",", "t.csv"), ("\t", "t.tsv")])
+def test_stats_json(tmp_path, capsys, sep, name):
+    table = _write(tmp_path / name, sep)
+    out = _run(capsys, ["stats", str(table), "--control", "best", "--json"])
+    assert out["datasets"] == [r[0] for r in ROWS]
+    assert out["methods"] == METHODS
+    # ranks per dataset: best 1 everywhere, worst 4; second/third share 2.5
+    # on enron, third beats second on scene, medical and genbase:
+    # second (2 + 2 + 3 + 2.5 + 3 + 3) / 6 = 31/12, third 29/12
+    assert out["average_ranks"]["best"] == 1.0
+    assert out["average_ranks"]["worst"] == 4.0
+    assert out["average_ranks"]["second"] == pytest.approx(31 / 12)
+    assert out["average_ranks"]["third"] == pytest.approx(29 / 12)
+    values = np.array([r[1:] for r in ROWS])
+    ref = ss.friedmanchisquare(*values.T)
+    # 12 N / (k (k + 1)) (sum R^2 - k (k + 1)^2 / 4)
+    #   = 3.6 * (1 + (31/12)^2 + (29/12)^2 + 16 - 25) = 16.25;
+    # one tie (enron): the uncorrected statistic is slightly below scipy's
+    assert out["friedman"]["chi2"] == pytest.approx(16.25)
+    assert out["friedman"]["chi2"] < ref.statistic
+    N, k = 6, 4
+    chi2 = out["friedman"]["chi2"]
+    assert out["iman_davenport"]["F"] == pytest.approx((N - 1) * chi2 / (N * (k - 1)
+                                                                        - chi2))
+    assert out["iman_davenport"]["critical_value"] == pytest.approx(
+        ss.f.ppf(0.95, 3, 15))
+    assert out["nemenyi"]["cd"] == pytest.approx(critical_difference(4, 6))
+    assert out["bonferroni_dunn"]["cd"] == pytest.approx(
+        critical_difference(4, 6, test="bonferroni-dunn"))
+    assert ["best", "worst"] in out["nemenyi"]["significant_pairs"]
+    assert out["bonferroni_dunn"]["control"] == "best"
+    assert out["bonferroni_dunn"]["significant"] == ["worst"]
+
+
+def test_higher_is_better_reverses_ranks(tmp_path, capsys):
+    table = _write(tmp_path / "t.csv", ",")
+    out = _run(capsys, ["stats", str(table), "--higher-is-better", "--json"])
+    assert out["average_ranks"]["worst"] == 1.0
+    assert out["average_ranks"]["best"] == 4.0
+    assert out["higher_is_better"] is True
+    assert "significant" not in out["bonferroni_dunn"]  # no control given
+
+
+def test_alpha_changes_critical_values(tmp_path, capsys):
+    table = _write(tmp_path / "t.csv", ",")
+    strict = _run(capsys, ["stats", str(table), "--alpha", "0.01", "--json"])
+    loose = _run(capsys, ["stats", str(table), "--alpha", "0.10", "--json"])
+    assert strict["nemenyi"]["cd"] > loose["nemenyi"]["cd"]
+    assert strict["alpha"] == 0.01
+
+
+def test_text_output(tmp_path, capsys):
+    table = _write(tmp_path / "t.csv", ",")
+    assert main(["stats", str(table), "--control", "best"]) == 0
+    out = capsys.readouterr().out
+    assert "rank\tbest\t1.0000" in out
+    assert "friedman_chi2\t16.25" in out
+    assert "bonferroni_dunn_significant\tbest\tworst" in out
+
+
+def test_errors(tmp_path, capsys):
+    table = _write(tmp_path / "t.csv", ",")
+    assert main(["stats", str(table), "--control", "nobody", "--json"]) == 1
+    assert "nobody" in capsys.readouterr().err
+    bad = tmp_path / "bad.csv"
+    bad.write_text("dataset,a,b\nx,0.1,\ny,0.2,0.3\n", encoding="utf-8")
+    assert main(["stats", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "bad.csv" in err and "missing" in err
+    text = tmp_path / "text.csv"
+    text.write_text("dataset,a,b\nx,0.1,high\ny,0.2,0.3\n", encoding="utf-8")
+    assert main(["stats", str(text)]) == 1
+    assert "non-numeric" in capsys.readouterr().err
+    assert main(["stats", str(tmp_path / "absent.csv")]) == 1
+    assert "absent.csv" in capsys.readouterr().err
