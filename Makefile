@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 CORES ?= all
 SNAKEMAKE_ARGS ?=
 
-.PHONY: venv reproduce quick test lint unit bench lock clean-results
+.PHONY: venv reproduce quick report test lint unit bench lock
 
 $(BIN)/activate: envs/requirements.lock pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python >= 3.11 required")'
@@ -20,9 +20,14 @@ venv: $(BIN)/activate
 
 reproduce: venv
 	$(BIN)/mlfsbench run --cores $(CORES) $(SNAKEMAKE_ARGS)
+	$(BIN)/snakemake --report results/report.html $(SNAKEMAKE_ARGS)
 
 quick: venv
 	$(BIN)/mlfsbench run --cores $(CORES) --configfile config/quick.yaml $(SNAKEMAKE_ARGS)
+	$(BIN)/snakemake --report results/report.html --configfile config/quick.yaml $(SNAKEMAKE_ARGS)
+
+report: venv
+	$(BIN)/snakemake --report results/report.html $(SNAKEMAKE_ARGS)
 
 lint: venv
 	$(BIN)/ruff check src tests scripts bench

@@ -20,6 +20,7 @@ include: "rules/discretize.smk"
 include: "rules/select.smk"
 include: "rules/classify.smk"
 include: "rules/aggregate.smk"
+include: "rules/compare.smk"
 
 
 rule all:

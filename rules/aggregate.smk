@@ -4,7 +4,11 @@ rule aggregate:
         metrics=experiment_metric_files,
     output:
         metrics="results/{experiment}/tables/metrics.tsv",
-        summary="results/{experiment}/tables/summary.tsv",
+        summary=report(
+            "results/{experiment}/tables/summary.tsv",
+            category="{experiment}",
+            subcategory="tables",
+        ),
     log:
         "logs/{experiment}/aggregate.log",
     benchmark:
@@ -23,7 +27,7 @@ rule datasets_report:
     input:
         stats=stats_files(),
     output:
-        table="results/tables/datasets.tsv",
+        table=report("results/tables/datasets.tsv", category="datasets"),
     log:
         "logs/datasets_report.log",
     benchmark:
@@ -42,7 +46,12 @@ rule plot:
     input:
         summary=rules.aggregate.output.summary,
     output:
-        png="results/{experiment}/plots/{dataset}.png",
+        png=report(
+            "results/{experiment}/plots/{dataset}.png",
+            category="{experiment}",
+            subcategory="metrics vs number of features",
+            labels={"dataset": "{dataset}"},
+        ),
         pdf="results/{experiment}/plots/{dataset}.pdf",
     log:
         "logs/{experiment}/plot/{dataset}.log",

@@ -10,10 +10,12 @@ from mlfsbench.config import (
     check_experiment,
     discretization_id,
     feature_counts,
+    input_kind,
     load_experiment_files,
     method_id,
 )
 from mlfsbench.data import read_datasets_table
+from mlfsbench.metrics import METRICS
 from mlfsbench.split import n_folds
 
 load_experiment_files(config)
@@ -48,6 +50,7 @@ wildcard_constraints:
     selector=_alternatives(s for x in SELECTORS.values() for s in x),
     classifier=_alternatives(c for x in CLASSIFIERS.values() for c in x),
     disc=r"(equal-width|equal-frequency)-\d+",
+    metric=_alternatives(METRICS),
     file=_alternatives(RAW_FILES),
 
 
@@ -106,8 +109,9 @@ def select_inputs(wildcards):
         "data": rules.prepare.output.data.format(**wildcards),
         "split": rules.split.output.split.format(**wildcards),
     }
-    disc = discretization_id(selector_entry(wildcards).get("discretize"))
-    if disc != "none":
+    entry = selector_entry(wildcards)
+    disc = discretization_id(entry.get("discretize"))
+    if disc != "none" and input_kind(entry) == "discrete":
         out["disc"] = rules.discretize.output.disc.format(disc=disc, **wildcards)
     return out
 
@@ -160,16 +164,58 @@ def experiment_metric_files(wildcards):
     ]
 
 
+def experiment_selection_files(wildcards):
+    """Every selection record of one experiment."""
+    e = wildcards.experiment
+    x = EXPERIMENTS[e]
+    return [
+        rules.select.output.selection.format(
+            experiment=e, dataset=d, split=s, fold=f, selector=sel
+        )
+        for d in x["datasets"]
+        for s, spec in x["splits"].items()
+        for f in range(n_folds(spec))
+        for sel, sel_entry in SELECTORS[e].items()
+        if applies_to(sel_entry, d)
+    ]
+
+
+def stats_metrics(experiment):
+    return EXPERIMENTS[experiment]["stats"].get("metrics") or list(METRICS)
+
+
+def stats_options(wildcards):
+    opts = EXPERIMENTS[wildcards.experiment]["stats"]
+    out = {"n_features": opts["n_features"], "alpha": opts["alpha"]}
+    if opts.get("control"):
+        out["control"] = opts["control"]
+    return canonical(out)
+
+
+def experiment_stats_files(wildcards):
+    return [
+        rules.stats.output.json.format(experiment=wildcards.experiment, metric=m)
+        for m in stats_metrics(wildcards.experiment)
+    ]
+
+
 def stats_files():
     return [rules.prepare.output.stats.format(dataset=d) for d in DATASETS]
 
 
 def all_targets():
-    out = [rules.datasets_report.output.table]
+    out = [rules.datasets_report.output.table, rules.provenance.output.text]
     for e, x in EXPERIMENTS.items():
         out += [
             rules.aggregate.output.metrics.format(experiment=e),
             rules.aggregate.output.summary.format(experiment=e),
+            rules.ranks.output.table.format(experiment=e),
+            rules.runtime.output.table.format(experiment=e),
+            rules.stability.output.png.format(experiment=e),
+        ]
+        out += [
+            rules.stats.output.cd.format(experiment=e, metric=m)
+            for m in stats_metrics(e)
         ]
         out += [
             getattr(rules.plot.output, ext).format(experiment=e, dataset=d)

@@ -94,6 +94,7 @@ def rules_of(jobs) -> Counter:
 
 
 TABLES = ("tiny/tables/metrics.tsv", "tiny/tables/summary.tsv",
+          "tiny/tables/ranks.tsv", "tiny/tables/stability.tsv",
           "tables/datasets.tsv")
 
 
@@ -125,6 +126,15 @@ def test_complete_run_outputs(completed):
         assert (completed / f"results/tiny/plots/emotions.{ext}").stat().st_size > 1000
     selections = list((completed / "results/tiny/emotions/cv2/fold0/select").iterdir())
     assert [p.name.startswith("mim-br-") for p in selections] == [True]
+    # One dataset: no test is defined, the comparison says why.
+    ranks = pd.read_csv(completed / "results/tiny/tables/ranks.tsv", sep="\t")
+    assert ranks["metric"].tolist() == ["hamming_loss", "ranking_loss"]
+    assert ranks["note"].str.contains(">= 2 datasets").all()
+    stab = pd.read_csv(completed / "results/tiny/tables/stability.tsv", sep="\t")
+    assert stab["n_features"].tolist() == [1, 5, 20]
+    assert stab["stability"].between(-1, 1).all()
+    runtime = pd.read_csv(completed / "results/tiny/tables/runtime.tsv", sep="\t")
+    assert runtime["folds"].tolist() == [2]
     assert list((completed / "logs").rglob("*.log"))
     assert list((completed / "benchmarks").rglob("*.tsv"))
 
@@ -144,7 +154,8 @@ def test_adding_a_classifier_schedules_only_its_jobs(completed, mirror):
     cfg = write_config(completed, "more.yaml", classifiers=classifiers)
     jobs = planned(completed, mirror, cfg)
     assert rules_of(jobs) == Counter(
-        classify=2, evaluate=2, aggregate=1, plot=1, all=1)
+        classify=2, evaluate=2, aggregate=1, plot=1, stats=2, ranks=1,
+        provenance=1, all=1)
     assert all(w["classifier"].startswith("mlknn-") for r, w in jobs
                if r in ("classify", "evaluate"))
 
@@ -170,8 +181,9 @@ def test_changing_a_parameter_reruns_that_method_only(completed, mirror):
     selectors[1]["discretize"]["bins"] = 4
     cfg = write_config(completed, "two_selectors.yaml", selectors=selectors)
     jobs = planned(completed, mirror, cfg)
-    assert rules_of(jobs) == Counter(discretize=2, select=2, classify=2,
-                                     evaluate=2, aggregate=1, plot=1, all=1)
+    assert rules_of(jobs) == Counter(
+        discretize=2, select=2, classify=2, evaluate=2, aggregate=1, plot=1,
+        stats=2, ranks=1, runtime=1, stability=1, provenance=1, all=1)
     assert {w["selector"] for r, w in jobs if r == "select"} == {"mim-ef"}
     # Back to the tiny config: the first selector's results were kept.
     run(completed, mirror)

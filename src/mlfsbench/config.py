@@ -69,6 +69,16 @@ def discretization_id(spec: dict[str, Any] | None) -> str:
     return f"{spec['strategy']}-{int(spec['bins'])}"
 
 
+def input_kind(entry: dict[str, Any]) -> str:
+    """``"discrete"`` or ``"continuous"``: what the configured selector reads.
+
+    Asked of an instance, since it may depend on a parameter (e.g. a selector
+    that discretizes by itself with one setting and not with another).
+    """
+    selector = registry.create("selector", entry["name"], entry.get("params"))
+    return getattr(selector, "input_kind", "discrete")
+
+
 def feature_counts(grid: list[int | str]) -> list[int | str]:
     """Expand a feature-count grid (ints, ``"a..b"``, ``"a..b:step"``, ``"all"``).
 

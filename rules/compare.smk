@@ -1,0 +1,120 @@
+# Statistical comparison of each experiment's methods, runtimes and stability.
+rule stats:
+    input:
+        summary=rules.aggregate.output.summary,
+    output:
+        json="results/{experiment}/stats/{metric}.json",
+        cd=report(
+            "results/{experiment}/stats/{metric}_cd.png",
+            category="{experiment}",
+            subcategory="critical differences",
+            labels={"metric": "{metric}"},
+        ),
+    log:
+        "logs/{experiment}/stats/{metric}.log",
+    benchmark:
+        "benchmarks/{experiment}/stats/{metric}.tsv"
+    conda:
+        "../envs/mlfsbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    params:
+        options=stats_options,
+    script:
+        "../scripts/stats.py"
+
+
+rule ranks:
+    input:
+        stats=experiment_stats_files,
+    output:
+        table=report(
+            "results/{experiment}/tables/ranks.tsv",
+            category="{experiment}",
+            subcategory="tables",
+        ),
+    log:
+        "logs/{experiment}/ranks.log",
+    benchmark:
+        "benchmarks/{experiment}/ranks.tsv"
+    conda:
+        "../envs/mlfsbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=10,
+    script:
+        "../scripts/ranks.py"
+
+
+rule runtime:
+    input:
+        selections=experiment_selection_files,
+    output:
+        table=report(
+            "results/{experiment}/tables/runtime.tsv",
+            category="{experiment}",
+            subcategory="tables",
+        ),
+    log:
+        "logs/{experiment}/runtime.log",
+    benchmark:
+        "benchmarks/{experiment}/runtime.tsv"
+    conda:
+        "../envs/mlfsbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../scripts/runtime.py"
+
+
+rule stability:
+    input:
+        selections=experiment_selection_files,
+    output:
+        table="results/{experiment}/tables/stability.tsv",
+        png=report(
+            "results/{experiment}/plots/stability.png",
+            category="{experiment}",
+            subcategory="stability",
+        ),
+    log:
+        "logs/{experiment}/stability.log",
+    benchmark:
+        "benchmarks/{experiment}/stability.tsv"
+    conda:
+        "../envs/mlfsbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    params:
+        grid=grid,
+    script:
+        "../scripts/stability.py"
+
+
+rule provenance:
+    output:
+        text=report(
+            "results/provenance.txt",
+            category="provenance",
+        ),
+    log:
+        "logs/provenance.log",
+    benchmark:
+        "benchmarks/provenance.tsv"
+    conda:
+        "../envs/mlfsbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    params:
+        config=canonical(config),
+    script:
+        "../scripts/provenance.py"

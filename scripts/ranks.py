@@ -1,0 +1,14 @@
+"""Snakemake adapter: average ranks and test statistics of every metric."""
+
+from mlfsbench.logutil import log_to
+from mlfsbench.report import ranks_table
+
+
+def main(paths, out):
+    ranks_table(paths, out)
+
+
+if __name__ == "__main__":
+    smk = snakemake  # noqa: F821 (injected by Snakemake)
+    with log_to(smk.log[0]):
+        main(list(smk.input.stats), smk.output.table)

@@ -1,0 +1,15 @@
+"""Snakemake adapter: selection stability across folds, table and plot."""
+
+from mlfsbench.logutil import log_to
+from mlfsbench.report import stability_plot, stability_table
+
+
+def main(paths, grid, table_out, png_out):
+    stability_plot(stability_table(paths, grid, table_out), png_out)
+
+
+if __name__ == "__main__":
+    smk = snakemake  # noqa: F821 (injected by Snakemake)
+    with log_to(smk.log[0]):
+        main(list(smk.input.selections), list(smk.params.grid), smk.output.table,
+             smk.output.png)

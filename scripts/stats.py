@@ -1,0 +1,15 @@
+"""Snakemake adapter: one metric's statistical comparison and CD diagram."""
+
+from mlfsbench.logutil import log_to
+from mlfsbench.report import write_comparison
+
+
+def main(summary, metric, json_out, png_out, options):
+    write_comparison(summary, metric, json_out, png_out, **options)
+
+
+if __name__ == "__main__":
+    smk = snakemake  # noqa: F821 (injected by Snakemake)
+    with log_to(smk.log[0]):
+        main(smk.input.summary, smk.wildcards.metric, smk.output.json,
+             smk.output.cd, dict(smk.params.options))
