@@ -9,6 +9,7 @@ from mlfsbench.config import (
     canonical,
     check_experiment,
     discretization_id,
+    entry_params,
     feature_counts,
     input_kind,
     load_experiment_files,
@@ -96,7 +97,7 @@ def selector_name(wildcards):
 
 
 def selector_params(wildcards):
-    return canonical(selector_entry(wildcards).get("params") or {})
+    return canonical(entry_params(selector_entry(wildcards), wildcards.dataset))
 
 
 def disc_params(wildcards):
@@ -111,7 +112,8 @@ def select_inputs(wildcards):
     }
     entry = selector_entry(wildcards)
     disc = discretization_id(entry.get("discretize"))
-    if disc != "none" and input_kind(entry) == "discrete":
+    kind = input_kind({**entry, "params": entry_params(entry, wildcards.dataset)})
+    if disc != "none" and kind == "discrete":
         out["disc"] = rules.discretize.output.disc.format(disc=disc, **wildcards)
     return out
 
@@ -126,7 +128,7 @@ def classifier_name(wildcards):
 
 
 def classifier_params(wildcards):
-    return canonical(classifier_entry(wildcards).get("params") or {})
+    return canonical(entry_params(classifier_entry(wildcards), wildcards.dataset))
 
 
 def grid(wildcards):

@@ -108,3 +108,19 @@ def test_experiment_files_merge_and_reject_duplicates(tmp_path):
               "experiment_files": [str(tmp_path / "a.yaml")]}
     with pytest.raises(ValueError, match="'tiny' defined in the config and in"):
         load_experiment_files(config)
+
+
+def test_dataset_params_are_checked_and_change_the_id():
+    table = {s.name: s for s in read_datasets_table(REPO / "config/datasets.tsv")}
+    experiment = tiny()["experiments"]["tiny"]
+    entry = experiment["classifiers"][0]
+    before = method_id(entry)
+    entry["dataset_params"] = {"emotions": {"k": 7}}
+    assert method_id(entry) != before
+    check_experiment("x", experiment, table)
+    entry["dataset_params"] = {"emotions": {"kk": 7}}
+    with pytest.raises(ValueError, match="no parameter.*kk"):
+        check_experiment("x", experiment, table)
+    entry["dataset_params"] = {"yeast": {"k": 7}}
+    with pytest.raises(ValueError, match="yeast"):
+        check_experiment("x", experiment, table)

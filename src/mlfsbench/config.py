@@ -55,7 +55,8 @@ def method_id(entry: dict[str, Any]) -> str:
     """Identifier of a configured selector or classifier entry."""
     if entry.get("id"):
         return str(entry["id"])
-    key = {k: entry[k] for k in ("params", "discretize") if entry.get(k)}
+    key = {k: entry[k] for k in ("params", "dataset_params", "discretize")
+           if entry.get(k)}
     if not key:
         return entry["name"]
     digest = hashlib.sha1(canonical_json(key).encode()).hexdigest()[:8]
@@ -158,7 +159,9 @@ def check_experiment(name: str, experiment: dict[str, Any],
                 )
     for key in ("selectors", "classifiers"):
         for entry in experiment[key]:
-            extra = set(entry.get("datasets") or []) - set(experiment["datasets"])
+            named = set(entry.get("datasets") or [])
+            named |= set(entry.get("dataset_params") or {})
+            extra = named - set(experiment["datasets"])
             if extra:
                 raise ValueError(
                     f"{where}: {key} entry {method_id(entry)!r} names dataset(s) "
@@ -169,6 +172,19 @@ def check_experiment(name: str, experiment: dict[str, Any],
         feature_counts(experiment["n_features"])
     except ValueError as exc:
         raise ValueError(f"{where}: {exc}") from None
+
+
+def entry_params(entry: dict[str, Any], dataset: str) -> dict[str, Any]:
+    """Parameters of an entry on one dataset: ``params`` updated by
+    ``dataset_params[dataset]`` (e.g. a label count chosen per dataset).
+
+    >>> entry_params({"params": {"a": 1, "b": 2},
+    ...               "dataset_params": {"d": {"b": 3}}}, "d")
+    {'a': 1, 'b': 3}
+    """
+    params = dict(entry.get("params") or {})
+    params.update((entry.get("dataset_params") or {}).get(dataset) or {})
+    return params
 
 
 def applies_to(entry: dict[str, Any], dataset: str) -> bool:
@@ -188,7 +204,10 @@ def check_methods(config: dict[str, Any]) -> None:
             except KeyError as exc:
                 raise ValueError(f"config {key}: {exc.args[0]}") from None
             allowed = registry.parameters(cls)
-            unknown = sorted(set(entry.get("params") or {}) - set(allowed))
+            given = set(entry.get("params") or {})
+            for values in (entry.get("dataset_params") or {}).values():
+                given |= set(values or {})
+            unknown = sorted(given - set(allowed))
             if unknown:
                 raise ValueError(
                     f"config {key}: {kind} {name!r} has no parameter(s) "
