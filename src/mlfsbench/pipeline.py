@@ -142,10 +142,16 @@ def select(dataset: PathLike, split_file: PathLike, fold: int, out: PathLike, *,
 
 def selection_record(selector, feature_names: Sequence[str], method: str,
                      params: dict[str, Any] | None, seconds: float) -> dict:
-    """The JSON record of a fitted selector."""
+    """The JSON record of a fitted selector.
+
+    A selector with one feature ranking per label granule (attributes
+    ``granules_`` and ``granule_rankings_``, e.g. ``granular-mrmr``) also gets
+    ``"granules": [{"labels": [...], "ranking": [...]}, ...]``, which makes
+    :func:`classify` train one classifier per granule.
+    """
     ranking = [int(i) for i in selector.ranking_]
     scores = [None if not np.isfinite(s) else float(s) for s in selector.scores_]
-    return {
+    record = {
         "method": method,
         "params": params or {},
         "ranking": ranking,
@@ -153,6 +159,14 @@ def selection_record(selector, feature_names: Sequence[str], method: str,
         "scores": scores,
         "seconds": seconds,
     }
+    if hasattr(selector, "granule_rankings_"):
+        record["granules"] = [
+            {"labels": [int(j) for j in labels],
+             "ranking": [int(i) for i in granule_ranking]}
+            for labels, granule_ranking in zip(
+                selector.granules_, selector.granule_rankings_, strict=True)
+        ]
+    return record
 
 
 # -------------------------------------------------------------------- classify
@@ -170,25 +184,49 @@ def classify(dataset: PathLike, split_file: PathLike, fold: int,
              selection: PathLike, out: PathLike, *, classifier: str,
              params: dict[str, Any] | None = None, grid: Sequence[int | str],
              seed: int = 0) -> None:
-    """Train and apply a classifier on the top-K features for every K of the grid."""
+    """Train and apply a classifier on the top-K features for every K of the grid.
+
+    When the selection record has ``granules`` (see :func:`selection_record`),
+    every K trains one classifier per granule on that granule's own top-K
+    features and its own labels, and the granules' predictions and scores fill
+    the columns of their labels in the full ``(n_test, n_labels)`` matrices
+    (Li et al. 2017, Fig. 2). Labels in no granule (none, for the shipped
+    selectors) would keep prediction 0 and score 0.
+    """
     import json
 
     ds = Dataset.load(dataset)
     train, test = load_fold(split_file, fold)
     X_train, X_test = fold_data(ds, train, test)
     with open(selection, encoding="utf-8") as fh:
-        ranking = np.asarray(json.load(fh)["ranking"], dtype=np.intp)
+        record = json.load(fh)
+    if record.get("granules"):
+        parts = [(np.asarray(g["labels"], dtype=np.intp),
+                  np.asarray(g["ranking"], dtype=np.intp))
+                 for g in record["granules"]]
+    else:
+        parts = [(None, np.asarray(record["ranking"], dtype=np.intp))]
     sizes = grid_sizes(grid, X_train.shape[1])
     if not sizes:
         raise ValueError(f"{selection}: no feature count of the grid {list(grid)} "
                          f"fits {X_train.shape[1]} features")
+    n_test, n_labels = len(test), ds.Y.shape[1]
     preds, scores = [], []
     for k in sizes:
-        cols = np.sort(ranking[: len(ranking) if k == ALL else k])
-        model = registry.create("classifier", classifier, params, random_state=seed)
-        model.fit(X_train[:, cols], ds.Y[train])
-        preds.append(np.asarray(model.predict(X_test[:, cols]), dtype=np.uint8))
-        scores.append(np.asarray(model.predict_proba(X_test[:, cols]), dtype=float))
+        Y_pred = np.zeros((n_test, n_labels), dtype=np.uint8)
+        Y_score = np.zeros((n_test, n_labels), dtype=float)
+        for labels, ranking in parts:
+            cols = np.sort(ranking[: len(ranking) if k == ALL else k])
+            target = slice(None) if labels is None else labels
+            model = registry.create("classifier", classifier, params,
+                                    random_state=seed)
+            model.fit(X_train[:, cols], ds.Y[train][:, target])
+            Y_pred[:, target] = np.asarray(model.predict(X_test[:, cols]),
+                                           dtype=np.uint8)
+            Y_score[:, target] = np.asarray(model.predict_proba(X_test[:, cols]),
+                                            dtype=float)
+        preds.append(Y_pred)
+        scores.append(Y_score)
     save_npz(out, n_features=np.array(sizes), Y_pred=np.stack(preds),
              Y_score=np.stack(scores), test=test)
 

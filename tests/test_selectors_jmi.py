@@ -1,0 +1,243 @@
+"""Single-, Joint-, Group- and Group-Rand-JMI (Sechidis et al. 2019, Eqs. 1-3)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.metrics import mutual_info_score
+
+from mlfsbench import registry
+from mlfsbench.discretize import make_discretizer
+from mlfsbench.infotheory import (
+    conditional_mutual_information,
+    conditional_mutual_information_matrix,
+    encode_codes,
+)
+from mlfsbench.selectors.jmi import (
+    GroupJMI,
+    GroupJMIRand,
+    JointJMI,
+    SingleJMI,
+    jmi_forward,
+)
+from mlfsbench.selectors.mim import MIMBR
+from mlfsbench.transformations.lp import labelset_codes
+
+LN2 = np.log(2)
+
+
+def discretize(X):
+    return make_discretizer("equal-width", 5).fit_transform(X)
+
+
+def doquire_problem1(seed, n=1000):
+    """Doquire & Verleysen (2013), Eq. 9: f11..f15 built from f1..f5."""
+    rng = np.random.default_rng(seed)
+    F = rng.random((n, 10))
+    X = np.column_stack([F, (F[:, 0] - F[:, 1]) / 2, (F[:, 0] + F[:, 1]) / 2,
+                         F[:, 2] + 0.1, F[:, 3] - 0.2, 2 * F[:, 4]])
+    o1 = F[:, 0] > F[:, 1]
+    o2 = F[:, 3] > F[:, 2]
+    o3 = (o1.astype(int) + o2) == 1
+    o4 = F[:, 4] > 0.8
+    return discretize(X), np.column_stack([o1, o2, o3, o4]).astype(np.uint8)
+
+
+def doquire_problem2(seed, n=1000):
+    """Doquire & Verleysen (2013), Eq. 10: labels are XNORs of feature pairs."""
+    rng = np.random.default_rng(seed)
+    F = rng.random((n, 8))
+    h = F > 0.5
+    Y = np.column_stack([h[:, 0] == h[:, 1], h[:, 2] == h[:, 3],
+                         h[:, 0] == h[:, 3], h[:, 1] == h[:, 2]])
+    return discretize(F), Y.astype(np.uint8)
+
+
+def bits(x, y):
+    """Plug-in MI in bits by scikit-learn (an independent implementation)."""
+    return mutual_info_score(x, y) / LN2
+
+
+def scratch_jmi(X, T, selected):
+    """Eq. 1-3 from scratch: sum_j sum_i I(X_j X_k; T_i), one table per triple."""
+    p = X.shape[1]
+    if not selected:
+        return np.array([sum(bits(X[:, k], T[:, i]) for i in range(T.shape[1]))
+                         for k in range(p)])
+    J = np.zeros(p)
+    for k in range(p):
+        for j in selected:
+            pair = encode_codes(np.column_stack([X[:, j], X[:, k]]))
+            J[k] += sum(bits(pair, T[:, i]) for i in range(T.shape[1]))
+    return J
+
+
+def small_data(seed=0, n=150, p=7, q=3):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 4, (n, p))
+    Y = ((X[:, :q] + rng.integers(0, 3, (n, q))) > 3).astype(np.uint8)
+    return X, Y
+
+
+def test_conditional_mi_matrix_matches_pairwise_definition():
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(7)
+    X = rng.integers(0, 4, (200, 5))
+    # uint8 target codes up to 120 with a 5-valued z: the merged codes exceed
+    # 255, so they must be widened before merging
+    Y = rng.integers(0, 3, (200, 2)).astype(np.uint8) * 60
+    z = rng.integers(0, 5, 200)
+    expected = np.array([[conditional_mutual_information(X[:, j], Y[:, k], z)
+                          for k in range(2)] for j in range(5)])
+    np.testing.assert_allclose(conditional_mutual_information_matrix(X, Y, z),
+                               expected, atol=1e-12)
+    np.testing.assert_allclose(
+        conditional_mutual_information_matrix(sp.csr_matrix(X), Y, z), expected,
+        atol=1e-12)
+    # z independent of everything and constant: CMI = MI
+    np.testing.assert_allclose(
+        conditional_mutual_information_matrix(X, Y, np.zeros(200, int))[:, 0],
+        [bits(X[:, j], Y[:, 0]) for j in range(5)], atol=1e-12)
+
+
+def test_registered_with_parameters():
+    for name, cls in [("single-jmi", SingleJMI), ("joint-jmi", JointJMI),
+                      ("group-jmi", GroupJMI), ("group-jmi-rand", GroupJMIRand)]:
+        assert registry.get("selector", name) is cls
+    params = registry.parameters(GroupJMI)
+    assert {"pot", "noc", "m", "n_features_to_select", "random_state"} <= set(params)
+    assert registry.parameters(GroupJMIRand)["pot"] == (0.25, 0.75)
+    assert registry.parameters(GroupJMIRand)["noc"] == (4, 16)
+    sel = registry.create("selector", "group-jmi", {"pot": 0.3, "noc": 4},
+                          random_state=0)
+    assert sel.pot == 0.3 and sel.random_state == 0
+
+
+@pytest.mark.parametrize("target", ["single", "joint", "groups"])
+def test_incremental_updates_equal_recomputation(target):
+    X, Y = small_data()
+    if target == "single":
+        T = Y
+    elif target == "joint":
+        T = labelset_codes(Y)[0][:, None]
+    else:
+        T = np.column_stack([Y[:, 0] * 2 + Y[:, 1], Y[:, 2], 1 - Y[:, 0]])
+    trace = []
+    selected, step_scores, relevance = jmi_forward(X, T, X.shape[1], trace=trace)
+    assert sorted(selected) == list(range(X.shape[1]))
+    for t, J in enumerate(trace):
+        expected = scratch_jmi(X, T, selected[:t])
+        np.testing.assert_allclose(J, expected, atol=1e-10)
+        masked = np.where(np.isin(np.arange(X.shape[1]), selected[:t]), -np.inf,
+                          expected)
+        assert selected[t] == int(np.argmax(masked))  # argmax of the scratch J
+        assert step_scores[t] == pytest.approx(expected[selected[t]], abs=1e-10)
+    np.testing.assert_allclose(relevance, scratch_jmi(X, T, []), atol=1e-12)
+
+
+def test_problem2_single_jmi_selects_the_pairs_consecutively():
+    """Once one of f1..f4 is in, Single-JMI picks the other three next."""
+    for seed in range(6):
+        X, Y = doquire_problem2(seed)
+        ranking = SingleJMI().fit(X, Y).ranking_.tolist()
+        first = min(ranking.index(j) for j in range(4))
+        assert sorted(ranking[first:first + 4]) == [0, 1, 2, 3], (seed, ranking)
+        # MIM-BR cannot: each feature alone carries almost no information.
+        mim = MIMBR().fit(X, Y)
+        assert mim.scores_.max() < 0.03
+        joint = bits(encode_codes(X[:, :2]), Y[:, 0])
+        assert joint > 0.3  # while the pair (f1, f2) explains O1
+    X, Y = doquire_problem2(0)
+    assert sorted(MIMBR().fit(X, Y).ranking_[:4].tolist()) != [0, 1, 2, 3]
+
+
+def test_problem1_single_jmi_documented_behaviour():
+    """Single-JMI: f5, f11 and f3/f4, then the copy f15 of f5 comes 4th.
+
+    Summing I(X_j X_k; Y_i) over the selected X_j rewards a copy of a strong
+    feature (I(f5 f15; O4) = I(f5; O4) is large), so f15 is ranked before the
+    complementary f4/f3; MIM-BR ranks the copy 2nd.
+    """
+    for seed in range(3):
+        X, Y = doquire_problem1(seed)
+        assert (X[:, 14] == X[:, 4]).all()  # equal-width bins make f15 a copy
+        top = (SingleJMI().fit(X, Y).ranking_[:4] + 1).tolist()
+        assert top[:2] == [5, 11]
+        assert top[3] == 15 and top[2] in (3, 4)
+        assert (MIMBR().fit(X, Y).ranking_[:2] + 1).tolist() == [5, 15]
+
+
+def test_group_jmi_equals_joint_jmi_with_one_group_and_enough_clusters():
+    """m = 1, pot = 1.0 (all labels) and noc >= distinct training labelsets."""
+    X, Y = doquire_problem1(0, n=400)
+    n_sets = len(labelset_codes(Y)[1])
+    joint = JointJMI().fit(X, Y)
+    group = GroupJMI(m=1, pot=1.0, noc=n_sets, random_state=3).fit(X, Y)
+    np.testing.assert_array_equal(group.ranking_, joint.ranking_)
+    np.testing.assert_array_equal(group.scores_, joint.scores_)
+    bigger = GroupJMI(m=1, pot=1.0, noc=n_sets + 5, random_state=4).fit(X, Y)
+    np.testing.assert_array_equal(bigger.ranking_, joint.ranking_)
+    # With fewer clusters than labelsets the target really is coarser.
+    coarse = GroupJMI(m=1, pot=1.0, noc=2, random_state=0).fit(X, Y)
+    assert not np.array_equal(coarse.scores_, joint.scores_)
+
+
+def test_group_jmi_equals_single_jmi_with_one_group_per_label():
+    """groups = [[0], ..., [q-1]] and noc >= 2."""
+    X, Y = doquire_problem1(1, n=400)
+    single = SingleJMI().fit(X, Y)
+    for noc in (2, 5):
+        group = GroupJMI(groups=[[j] for j in range(4)], noc=noc).fit(X, Y)
+        np.testing.assert_array_equal(group.ranking_, single.ranking_)
+        np.testing.assert_array_equal(group.scores_, single.scores_)
+    # Random singletons (pot = 1/q, m = q) draw labels independently: when a
+    # label repeats (most seeds), the criterion is not Single-JMI's.
+    repeated = 0
+    for seed in range(5):
+        rand = GroupJMI(pot=0.25, noc=2, random_state=seed).fit(X, Y)
+        drawn = sorted(int(g[0]) for g in rand.label_groups_.groups_)
+        if drawn != [0, 1, 2, 3]:
+            repeated += 1
+            assert not np.array_equal(rand.scores_, single.scores_, equal_nan=True)
+    assert repeated >= 3
+
+
+def test_rand_seeding():
+    X, Y = doquire_problem1(2, n=300)
+    a = GroupJMIRand(random_state=0).fit(X, Y)
+    b = GroupJMIRand(random_state=0).fit(X, Y)
+    np.testing.assert_array_equal(a.ranking_, b.ranking_)
+    np.testing.assert_array_equal(a.scores_, b.scores_)
+    others = [GroupJMIRand(random_state=s).fit(X, Y) for s in (1, 2, 3)]
+    assert any(not np.array_equal(o.ranking_[:8], a.ranking_[:8]) for o in others)
+    assert all(not np.array_equal(o.scores_, a.scores_, equal_nan=True)
+               for o in others)
+    lg = a.label_groups_
+    assert len(lg.groups_) == 4
+    assert ((lg.noc_ >= 4) & (lg.noc_ <= 16)).all()
+
+
+def test_cap_and_completion_of_the_ranking():
+    X, Y = small_data(seed=3, p=9)
+    sel = SingleJMI(n_features_to_select=3).fit(X, Y)
+    assert sorted(sel.ranking_.tolist()) == list(range(9))
+    assert sel.n_selected_ == 3
+    assert np.isfinite(sel.scores_[sel.ranking_[:3]]).all()
+    assert np.isnan(sel.scores_[sel.ranking_[3:]]).all()
+    rest = sel.relevance_[sel.ranking_[3:]]
+    assert (np.diff(rest) <= 0).all()  # the rest by decreasing relevance
+    full = SingleJMI().fit(X, Y)
+    np.testing.assert_array_equal(full.ranking_[:3], sel.ranking_[:3])
+    assert full.n_selected_ == 9  # default cap min(50, p)
+    assert sel.transform(X).shape == (150, 3)
+
+
+def test_sparse_input_gives_the_same_selection():
+    import scipy.sparse as sp
+
+    X, Y = small_data(seed=4)
+    dense = SingleJMI().fit(X, Y)
+    sparse = SingleJMI().fit(sp.csr_matrix(X), Y)
+    np.testing.assert_array_equal(dense.ranking_, sparse.ranking_)
+    np.testing.assert_allclose(dense.scores_, sparse.scores_)
