@@ -71,12 +71,15 @@ def test_stages_end_to_end(tmp_path, prepared):
                       tmp_path / "p.npz", classifier="mlknn", params={"k": 5},
                       grid=[1, 3, 10, "all"])
     with np.load(tmp_path / "p.npz") as z:
-        assert z["n_features"].tolist() == [1, 3, 0]  # 10 > 6 features dropped
+        assert z["labels"].tolist() == ["1", "3", "all"]  # 10 > 6 features dropped
+        assert z["n_used"].tolist() == [1, 3, 6]
         assert z["Y_pred"].shape == (3, 40, 3)
 
     table = pipeline.evaluate(prepared, tmp_path / "p.npz", tmp_path / "m.tsv",
                               dataset_name="syn", split_name="cv3", fold=0,
                               selector="mim-br", classifier="mlknn")
+    fr = table[table["metric"] == "feature_reduction"].set_index("n_features")
+    assert fr["value"].to_dict() == {"1": 100 - 100 / 6, "3": 50.0, "all": 0.0}
     hl = table[table["metric"] == "hamming_loss"].set_index("n_features")["value"]
     # Three informative features beat one; noise added by "all" hurts a bit.
     assert hl["3"] < hl["1"]
@@ -94,7 +97,24 @@ def test_missing_values_imputed_with_training_means():
 
 
 def test_grid_sizes():
-    assert pipeline.grid_sizes([1, 5, 50, "all"], 10) == [1, 5, 0]
+    assert pipeline.grid_sizes([1, 5, 50, "all"], 10) == [
+        ("1", 1), ("5", 5), ("all", 10)]
+    with pytest.raises(ValueError, match="selected"):
+        pipeline.grid_sizes(["selected"], 10)
+
+
+def test_selected_grid_point_uses_the_selectors_threshold(tmp_path, prepared):
+    pipeline.split(prepared, {"type": "kfold", "k": 3, "seed": 1},
+                   tmp_path / "split.npz")
+    rec = pipeline.select(prepared, tmp_path / "split.npz", 0, tmp_path / "s.json",
+                          method="ig-br", params={"threshold": 0.05})
+    # Features 0..2 decide one label each (IG about 1/3 bit averaged over
+    # the 3 labels); the noise features score below the threshold.
+    assert rec["n_selected"] == 3
+    pipeline.classify(prepared, tmp_path / "split.npz", 0, tmp_path / "s.json",
+                      tmp_path / "p.npz", classifier="mlknn", grid=["selected"])
+    with np.load(tmp_path / "p.npz") as z:
+        assert z["labels"].tolist() == ["selected"] and z["n_used"].tolist() == [3]
 
 
 def test_aggregate_is_sorted_and_deterministic(tmp_path):

@@ -16,8 +16,9 @@ PathLike = str | os.PathLike
 
 
 def _k_order(values: pd.Series) -> pd.Series:
-    """Sort key of the ``n_features`` column: numbers ascending, then ``all``."""
-    return values.map(lambda v: np.inf if str(v) == "all" else float(v))
+    """Sort key of the ``n_features`` column: numbers, then ``all``, ``selected``."""
+    special = {"all": 1e18, "selected": 2e18}
+    return values.map(lambda v: special.get(str(v)) or float(v))
 
 
 def collect(paths: Sequence[PathLike]) -> pd.DataFrame:
@@ -75,7 +76,8 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
     """One panel per metric: mean over folds against the number of features.
 
     Each (split, selector, classifier) is a line; the ``all``-features
-    baseline is drawn as a dashed horizontal line of the same colour.
+    baseline is a dashed horizontal line of the same colour, the selector's
+    own subset (``selected``) a dotted one.
     """
     import matplotlib
 
@@ -96,22 +98,24 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
         for i, ((split, sel, clf), g) in enumerate(groups):
             g = g[g["metric"] == metric]
             colour = colours[i % len(colours)]
-            numeric = g[g["n_features"] != "all"]
+            numeric = g[~g["n_features"].isin(["all", "selected"])]
             ks = numeric["n_features"].astype(int).to_numpy()
             order = np.argsort(ks, kind="mergesort")
             ax.plot(ks[order], numeric["mean"].to_numpy()[order], marker=".",
                     color=colour, label=f"{sel} / {clf} ({split})")
-            base = g[g["n_features"] == "all"]
-            if not base.empty:
-                ax.axhline(float(base["mean"].iloc[0]), color=colour,
-                           linestyle="--", linewidth=0.8)
+            for point, style in (("all", "--"), ("selected", ":")):
+                line = g[g["n_features"] == point]
+                if not line.empty:
+                    ax.axhline(float(line["mean"].iloc[0]), color=colour,
+                               linestyle=style, linewidth=0.8)
         ax.set_title(metric)
         ax.set_xlabel("number of features")
     for ax in list(axes.flat)[len(metrics):]:
         ax.set_visible(False)
     handles, labels = axes.flat[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=2, frameon=False)
-    fig.suptitle(f"{dataset} (dashed: all features)")
+    fig.suptitle(f"{dataset} (dashed: all features; dotted: the selector's own "
+                 "subset)")
     fig.tight_layout(rect=(0, 0.08, 1, 0.96))
     for path in (png, pdf):
         with atomic_path(path) as tmp:

@@ -18,6 +18,8 @@ identifier, so only that method's jobs rerun. An entry may set ``id`` itself.
 'mlknn-c288c5ba'
 >>> feature_counts([1, "3..5", "10..20:5", "all"])
 [1, 3, 4, 5, 10, 15, 20, 'all']
+>>> feature_counts(["selected", "all"])
+['all', 'selected']
 """
 
 from __future__ import annotations
@@ -84,10 +86,11 @@ def feature_counts(grid: list[int | str]) -> list[int | str]:
     """Expand a feature-count grid (ints, ``"a..b"``, ``"a..b:step"``, ``"all"``).
 
     Duplicates are removed; integers come first in increasing order, then
-    ``"all"``.
+    ``"all"``, then ``"selected"`` (the selector's own subset, e.g. the
+    features above its threshold).
     """
     values: set[int] = set()
-    has_all = False
+    has_all = has_selected = False
     for item in grid:
         if isinstance(item, bool):
             raise ValueError(f"invalid feature count {item!r}")
@@ -97,6 +100,8 @@ def feature_counts(grid: list[int | str]) -> list[int | str]:
             values.add(item)
         elif item == "all":
             has_all = True
+        elif item == "selected":
+            has_selected = True
         elif isinstance(item, str) and (m := _RANGE.match(item)):
             start, stop, step = int(m[1]), int(m[2]), int(m[3] or 1)
             if start < 1 or stop < start or step < 1:
@@ -105,9 +110,10 @@ def feature_counts(grid: list[int | str]) -> list[int | str]:
         else:
             raise ValueError(
                 f"invalid feature count {item!r}: use an integer, 'a..b', "
-                "'a..b:step' or 'all'"
+                "'a..b:step', 'all' or 'selected'"
             )
-    return sorted(values) + (["all"] if has_all else [])
+    return (sorted(values) + (["all"] if has_all else [])
+            + (["selected"] if has_selected else []))
 
 
 def load_experiment_files(config: dict[str, Any]) -> dict[str, Any]:

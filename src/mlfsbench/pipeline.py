@@ -18,11 +18,13 @@ selection
     ``features`` (names in ranking order), ``scores`` (by feature index) and
     ``seconds``.
 predictions
-    ``.npz`` with ``n_features`` (the grid, ``0`` = all), ``Y_pred`` and
+    ``.npz`` with ``labels`` (the grid points: ``"5"``, ``"all"``,
+    ``"selected"``), ``n_used`` (their sizes), ``n_total``, ``Y_pred`` and
     ``Y_score`` stacked over the grid, and the test indices.
 metrics
     tidy TSV: dataset, split, fold, selector, classifier, n_features,
-    metric, value.
+    metric, value (every measure of :mod:`mlfsbench.metrics`, plus the
+    feature reduction of Spolaôr et al. 2013, Eq. 10).
 """
 
 from __future__ import annotations
@@ -42,12 +44,12 @@ from mlfsbench._io import save_npz, write_json, write_text
 from mlfsbench.data import Dataset, dataset_statistics, load_mulan
 from mlfsbench.discretize import make_discretizer
 from mlfsbench.metrics import evaluate as evaluate_metrics
+from mlfsbench.metrics import feature_reduction
 from mlfsbench.split import make_splits
 
 log = logging.getLogger(__name__)
 
 PathLike = str | os.PathLike
-ALL = 0  # code of the "all features" point of the feature-count grid
 
 
 # --------------------------------------------------------------------- prepare
@@ -154,6 +156,7 @@ def selection_record(selector, feature_names: Sequence[str], method: str,
     record = {
         "method": method,
         "params": params or {},
+        "n_selected": int(np.count_nonzero(selector.get_support())),
         "ranking": ranking,
         "features": [feature_names[i] for i in ranking],
         "scores": scores,
@@ -170,14 +173,28 @@ def selection_record(selector, feature_names: Sequence[str], method: str,
 
 
 # -------------------------------------------------------------------- classify
-def grid_sizes(grid: Sequence[int | str], n_features: int) -> list[int]:
-    """Concrete subset sizes of a feature-count grid for one dataset.
+def grid_sizes(grid: Sequence[int | str], n_features: int,
+               n_selected: int | None = None) -> list[tuple[str, int]]:
+    """``(label, size)`` of each point of a feature-count grid for one fold.
 
-    Sizes above the number of features are dropped; ``"all"`` maps to
-    :data:`ALL` (``0``).
+    Sizes above the number of features are dropped; ``"all"`` is every
+    feature; ``"selected"`` is the size of the selector's own support (e.g.
+    the features above its threshold), ``n_selected``.
+
+    >>> grid_sizes([1, 5, 50, "all", "selected"], 10, n_selected=3)
+    [('1', 1), ('5', 5), ('all', 10), ('selected', 3)]
     """
-    sizes = [ALL if k == "all" else int(k) for k in grid]
-    return [k for k in sizes if k == ALL or k <= n_features]
+    out = []
+    for k in grid:
+        if k == "all":
+            out.append(("all", n_features))
+        elif k == "selected":
+            if n_selected is None:
+                raise ValueError("grid point 'selected' needs the selection's size")
+            out.append(("selected", int(n_selected)))
+        elif int(k) <= n_features:
+            out.append((str(int(k)), int(k)))
+    return out
 
 
 def classify(dataset: PathLike, split_file: PathLike, fold: int,
@@ -206,17 +223,17 @@ def classify(dataset: PathLike, split_file: PathLike, fold: int,
                  for g in record["granules"]]
     else:
         parts = [(None, np.asarray(record["ranking"], dtype=np.intp))]
-    sizes = grid_sizes(grid, X_train.shape[1])
+    sizes = grid_sizes(grid, X_train.shape[1], record.get("n_selected"))
     if not sizes:
         raise ValueError(f"{selection}: no feature count of the grid {list(grid)} "
                          f"fits {X_train.shape[1]} features")
     n_test, n_labels = len(test), ds.Y.shape[1]
     preds, scores = [], []
-    for k in sizes:
+    for _, k in sizes:
         Y_pred = np.zeros((n_test, n_labels), dtype=np.uint8)
         Y_score = np.zeros((n_test, n_labels), dtype=float)
         for labels, ranking in parts:
-            cols = np.sort(ranking[: len(ranking) if k == ALL else k])
+            cols = np.sort(ranking[:k])
             target = slice(None) if labels is None else labels
             model = registry.create("classifier", classifier, params,
                                     random_state=seed)
@@ -227,8 +244,9 @@ def classify(dataset: PathLike, split_file: PathLike, fold: int,
                                             dtype=float)
         preds.append(Y_pred)
         scores.append(Y_score)
-    save_npz(out, n_features=np.array(sizes), Y_pred=np.stack(preds),
-             Y_score=np.stack(scores), test=test)
+    save_npz(out, labels=np.array([label for label, _ in sizes]),
+             n_used=np.array([k for _, k in sizes]), n_total=np.array(X_train.shape[1]),
+             Y_pred=np.stack(preds), Y_score=np.stack(scores), test=test)
 
 
 # -------------------------------------------------------------------- evaluate
@@ -244,9 +262,11 @@ def evaluate(dataset: PathLike, predictions: PathLike, out: PathLike, *,
     rows = []
     with np.load(predictions) as z:
         Y_true = ds.Y[z["test"]]
-        for i, k in enumerate(z["n_features"]):
+        n_total = int(z["n_total"])
+        for i, label in enumerate(z["labels"].tolist()):
             values = evaluate_metrics(Y_true, z["Y_pred"][i], z["Y_score"][i])
-            label = "all" if int(k) == ALL else str(int(k))
+            values["feature_reduction"] = float(
+                feature_reduction(int(z["n_used"][i]), n_total))
             for metric, value in values.items():
                 rows.append((dataset_name, split_name, fold, selector, classifier,
                              label, metric, value))

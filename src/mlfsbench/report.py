@@ -63,6 +63,8 @@ def method_table(summary: pd.DataFrame, metric: str, n_features: int | str = "me
     data["n_features"] = data["n_features"].astype(str)
     base = data[data["n_features"] == "all"]
     sized = data[data["n_features"] != "all"]
+    if n_features == "mean":
+        sized = sized[sized["n_features"] != "selected"]
     if n_features != "mean":
         sized = sized[sized["n_features"] == str(n_features)]
         if sized.empty:
@@ -78,7 +80,8 @@ def method_table(summary: pd.DataFrame, metric: str, n_features: int | str = "me
 def mean_rank_table(summary: pd.DataFrame, metric: str) -> pd.DataFrame:
     """Datasets × methods: the method's rank at each K, averaged over the Ks."""
     data = summary[(summary["metric"] == metric)
-                   & (summary["n_features"].astype(str) != "all")].copy()
+                   & ~summary["n_features"].astype(str).isin(["all", "selected"])
+                   ].copy()
     data["method"] = _method_names(data)
     ascending = not METRICS[metric]["greater_is_better"]
     data["rank"] = data.groupby(["dataset", "n_features"])["mean"].rank(
