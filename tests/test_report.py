@@ -101,7 +101,8 @@ def test_runtime_and_stability_tables(tmp_path):
     ]
     rt = runtime_table(paths, tmp_path / "rt.tsv")
     assert rt[["mean", "folds"]].to_numpy().tolist() == [[2.0, 3]]
-    st = stability_table(paths, [1, 2, 4, "all"], tmp_path / "st.tsv")
+    st = stability_table(paths, [1, 2, 4, "all", "selected"],
+                         tmp_path / "st.tsv")
     assert st["n_features"].tolist() == [1, 2]
     # K=1: every fold picks feature 0 -> perfectly stable.
     assert st["stability"].iloc[0] == pytest.approx(1.0)

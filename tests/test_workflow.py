@@ -257,3 +257,40 @@ def test_shipped_configs_dry_run(tmp_path, mirror, name, expected):
     workdir = make_workdir(tmp_path / "dry")
     counts = rules_of(planned(workdir, mirror, f"config/{name}"))
     assert {rule: counts[rule] for rule in expected} == expected
+
+
+def test_every_registered_method_runs_through_the_dag(tmp_path, mirror):
+    """config/smoke.yaml lists every selector and classifier of the registry."""
+    from mlfsbench import registry
+
+    smoke = yaml.safe_load((REPO / "config" / "smoke.yaml").read_text())
+    configured = {kind: {e["name"] for x in smoke["experiments"].values()
+                         for e in x[key]}
+                  for kind, key in (("selector", "selectors"),
+                                    ("classifier", "classifiers"))}
+    # rrelieff and knn-reg need multi-target data; knnmi-backward is quadratic
+    # in the number of features (covered by its unit tests).
+    skipped = {"rrelieff", "knn-reg", "knnmi-backward"}
+    for kind in configured:
+        assert configured[kind] | skipped >= set(registry.names(kind)), kind
+
+    workdir = make_workdir(tmp_path / "smoke")
+    run(workdir, mirror, "config/smoke.yaml")
+    table = pd.read_csv(workdir / "results/smoke-selectors/tables/metrics.tsv",
+                        sep="\t", dtype={"n_features": str})
+    ids = {sel.split("-")[0] for sel in table["selector"].unique()}
+    assert len(table["selector"].unique()) == len(
+        smoke["experiments"]["smoke-selectors"]["selectors"])
+    assert {"mim", "ig", "rf", "knnmi", "granular", "group"} <= ids
+    hl = table[table["metric"] == "hamming_loss"]
+    assert hl["value"].between(0.05, 0.5).all()
+    # Threshold selectors keep a subset of their own: fewer than 72 features.
+    fr = table[(table["metric"] == "feature_reduction")
+               & (table["n_features"] == "selected")
+               & table["selector"].str.startswith("ig-br")]
+    assert (fr["value"] > 0).all()
+    clf = pd.read_csv(workdir / "results/smoke-classifiers/tables/metrics.tsv",
+                      sep="\t", dtype={"n_features": str})
+    assert {c.split("-")[0] for c in clf["classifier"].unique()} == {
+        "brknn", "br", "mlknn"}
+    assert len(clf["classifier"].unique()) == 4

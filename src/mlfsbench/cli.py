@@ -2,7 +2,8 @@
 
 Subcommands: ``describe`` (dataset statistics), ``select`` (rank features),
 ``evaluate`` (train/test a classifier, all metrics), ``methods`` (the
-registry), ``run`` (the Snakemake workflow with safe recovery). Errors exit
+registry), ``stats`` (Friedman and post-hoc tests on a datasets x methods
+table), ``run`` (the Snakemake workflow with safe recovery). Errors exit
 with status 1 and one line on stderr.
 """
 

@@ -215,9 +215,9 @@ def stability_table(paths: Sequence[PathLike], grid: Sequence[int | str],
                     out: PathLike) -> pd.DataFrame:
     """Nogueira et al. (2018) stability of the top-K subsets across folds.
 
-    One row per dataset, split, selector and K of the grid (``all`` and K
-    not below the number of features are skipped: every fold selects the
-    same set there).
+    One row per dataset, split, selector and integer K of the grid (``all``,
+    ``selected`` and K not below the number of features are skipped: every
+    fold selects the same set there, or the size varies).
     """
     sel = _selections(paths)
     rows = []
@@ -227,7 +227,7 @@ def stability_table(paths: Sequence[PathLike], grid: Sequence[int | str],
         rankings = np.array(g["ranking"].tolist())
         n = rankings.shape[1]
         for k in grid:
-            if k == "all" or int(k) >= n or len(g) < 2:
+            if k in ("all", "selected") or int(k) >= n or len(g) < 2:
                 continue
             res = stability(top_k_matrix(rankings, int(k), n))
             rows.append({"dataset": dataset, "split": split, "selector": selector,
