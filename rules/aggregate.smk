@@ -27,7 +27,8 @@ rule datasets_report:
     input:
         stats=stats_files(),
     output:
-        table=report("results/tables/datasets.tsv", category="datasets"),
+        table="results/tables/datasets.tsv",
+        html=report("results/tables/datasets.html", category="datasets"),
     log:
         "logs/datasets_report.log",
     benchmark:

@@ -30,8 +30,9 @@ rule ranks:
     input:
         stats=experiment_stats_files,
     output:
-        table=report(
-            "results/{experiment}/tables/ranks.tsv",
+        table="results/{experiment}/tables/ranks.tsv",
+        html=report(
+            "results/{experiment}/tables/ranks.html",
             category="{experiment}",
             subcategory="tables",
         ),

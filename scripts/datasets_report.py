@@ -4,11 +4,11 @@ from mlfsbench.aggregate import datasets_table
 from mlfsbench.logutil import log_to
 
 
-def main(paths, out):
-    datasets_table(paths, out)
+def main(paths, out, html_out):
+    datasets_table(paths, out, html_out)
 
 
 if __name__ == "__main__":
     smk = snakemake  # noqa: F821 (injected by Snakemake)
     with log_to(smk.log[0]):
-        main(list(smk.input.stats), smk.output.table)
+        main(list(smk.input.stats), smk.output.table, smk.output.html)

@@ -276,6 +276,7 @@ def test_every_registered_method_runs_through_the_dag(tmp_path, mirror):
 
     workdir = make_workdir(tmp_path / "smoke")
     run(workdir, mirror, "config/smoke.yaml")
+    check_html_report(workdir, mirror)
     table = pd.read_csv(workdir / "results/smoke-selectors/tables/metrics.tsv",
                         sep="\t", dtype={"n_features": str})
     ids = {sel.split("-")[0] for sel in table["selector"].unique()}
@@ -294,3 +295,64 @@ def test_every_registered_method_runs_through_the_dag(tmp_path, mirror):
     assert {c.split("-")[0] for c in clf["classifier"].unique()} == {
         "brknn", "br", "mlknn"}
     assert len(clf["classifier"].unique()) == 4
+
+
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser"):
+        if path := shutil.which(name):
+            return path
+    return None
+
+
+def check_html_report(workdir: Path, mirror: str) -> None:
+    """``snakemake --report`` opened in headless Chromium as a reader would."""
+    proc = subprocess.run(
+        [str(BIN / "snakemake"), "--report", "report.html", "--configfile",
+         "config/smoke.yaml", "--config", f"mirror={mirror}"],
+        cwd=workdir, capture_output=True, text=True, timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stderr
+    report = workdir / "report.html"
+    assert report.stat().st_size > 100_000
+    chromium = _chromium()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        chromium = None
+    if chromium is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI must check the report in Chromium: chromium or "
+                        "playwright is missing (.ci/run installs them)")
+        return
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.on("console",
+                    lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(report.as_uri())
+            # The datasets table, rendered in the page.
+            page.get_by_text("datasets", exact=True).first.click()
+            page.locator("tr", has_text="datasets.html").locator(
+                "[iconname=eye]").click()
+            frame = next(f for f in page.frames if "datasets.html" in f.url)
+            text = frame.inner_text("body")
+            assert "emotions" in text and "593" in text and "yeast" in text
+            # A critical-difference diagram: a real image of the expected size.
+            page.goto(report.as_uri())
+            page.get_by_text("smoke-classifiers", exact=True).first.click()
+            page.get_by_text("critical differences", exact=True).first.click()
+            page.locator("tr", has_text="hamming_loss").first.locator(
+                "[iconname=eye]").click()
+            image = page.locator("img[src^='data:image/png']").first
+            image.wait_for()
+            width, height = image.evaluate("e => [e.naturalWidth, e.naturalHeight]")
+            assert width >= 600 and height >= 150
+            shot = page.screenshot()
+            assert len(shot) > 10_000
+        finally:
+            browser.close()
+    assert errors == [], errors

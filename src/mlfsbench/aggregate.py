@@ -57,7 +57,19 @@ def write_tables(paths: Sequence[PathLike], metrics_out: PathLike,
     return table
 
 
-def datasets_table(stats_paths: Sequence[PathLike], out: PathLike) -> pd.DataFrame:
+def write_html_table(table: pd.DataFrame, out: PathLike, title: str) -> None:
+    """A small standalone HTML page holding ``table`` (for the HTML report)."""
+    body = table.to_html(index=False, float_format=lambda v: f"{v:.4g}",
+                         border=0, classes="mlfs-table")
+    style = ("body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}"
+             "td,th{padding:2px 8px;border-bottom:1px solid #ccc;text-align:right}")
+    write_text(out, f"<!DOCTYPE html><html><head><meta charset='utf-8'>"
+                    f"<title>{title}</title><style>{style}</style></head>"
+                    f"<body><h3>{title}</h3>{body}</body></html>\n")
+
+
+def datasets_table(stats_paths: Sequence[PathLike], out: PathLike,
+                   html_out: PathLike | None = None) -> pd.DataFrame:
     """One row of statistics per prepared dataset (the ``datasets`` report)."""
     rows = []
     for p in stats_paths:
@@ -68,6 +80,8 @@ def datasets_table(stats_paths: Sequence[PathLike], out: PathLike) -> pd.DataFra
                "density", "distinct_labelsets"]
     table = table[columns + [c for c in table.columns if c not in columns]]
     write_text(out, format_table(table.reset_index(drop=True)))
+    if html_out is not None:
+        write_html_table(table, html_out, "Datasets")
     return table
 
 

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from mlfsbench._io import atomic_path, write_json, write_text
+from mlfsbench.aggregate import write_html_table
 from mlfsbench.metrics import METRICS
 from mlfsbench.pipeline import format_table
 from mlfsbench.stability import stability, top_k_matrix
@@ -34,11 +35,14 @@ PathLike = str | os.PathLike
 BASELINE = "all-features"
 
 
-def _method_names(summary: pd.DataFrame) -> pd.Series:
-    several = summary["classifier"].nunique() > 1
-    if several:
-        return summary["selector"] + "|" + summary["classifier"]
-    return summary["selector"]
+def _method_names(summary: pd.DataFrame, selector=None) -> pd.Series:
+    """Method label of each row: the selector (or ``selector``), joined with
+    the classifier when the table has several classifiers."""
+    names = summary["selector"] if selector is None else pd.Series(
+        selector, index=summary.index)
+    if summary["classifier"].nunique() > 1:
+        return names + "|" + summary["classifier"]
+    return names
 
 
 def method_table(summary: pd.DataFrame, metric: str, n_features: int | str = "mean",
@@ -47,7 +51,8 @@ def method_table(summary: pd.DataFrame, metric: str, n_features: int | str = "me
 
     ``n_features`` is one size of the grid, or ``"mean"`` (average over the
     integer sizes). The all-features rows become the ``all-features`` column
-    (one value per dataset, the mean over the selectors' identical runs).
+    (per classifier when there are several; one value per dataset, the mean
+    over the selectors' identical runs).
 
     >>> s = pd.DataFrame({"dataset": ["d"] * 4, "split": "cv",
     ...     "selector": ["a", "a", "b", "b"], "classifier": "c",
@@ -61,7 +66,8 @@ def method_table(summary: pd.DataFrame, metric: str, n_features: int | str = "me
         raise ValueError(f"no results for metric {metric!r}")
     data["method"] = _method_names(data)
     data["n_features"] = data["n_features"].astype(str)
-    base = data[data["n_features"] == "all"]
+    base = data[data["n_features"] == "all"].copy()
+    base["method"] = _method_names(base, BASELINE)
     sized = data[data["n_features"] != "all"]
     if n_features == "mean":
         sized = sized[sized["n_features"] != "selected"]
@@ -73,7 +79,9 @@ def method_table(summary: pd.DataFrame, metric: str, n_features: int | str = "me
                               aggfunc="mean", sort=True)
     table.columns.name = None
     if not base.empty:
-        table[BASELINE] = base.groupby("dataset")["mean"].mean()
+        baseline = base.pivot_table(index="dataset", columns="method", values="mean",
+                                    aggfunc="mean", sort=True)
+        table = table.join(baseline)
     return table
 
 
@@ -132,8 +140,11 @@ def write_comparison(summary_path: PathLike, metric: str, json_out: PathLike,
     else:
         use_control = result["bonferroni_dunn"]["control"]
         cd = result["bonferroni_dunn" if use_control else "nemenyi"]["cd"]
+        longest = max(len(name) for name in result["average_ranks"]) + 7
+        textspace = max(1.5, 0.085 * longest)  # inches for the names
         fig = critical_difference_diagram(
             result["average_ranks"], cd, control=use_control,
+            textspace=textspace, width=3.5 + 2 * textspace,
             title=f"{metric} ({'Bonferroni-Dunn' if use_control else 'Nemenyi'}, "
                   f"CD = {cd:.3f})")
     _save(fig, png_out)
@@ -156,7 +167,8 @@ def _save(fig, path: PathLike) -> None:
         fig.savefig(tmp, dpi=120, metadata={"Software": None})
 
 
-def ranks_table(json_paths: Sequence[PathLike], out: PathLike) -> pd.DataFrame:
+def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
+                html_out: PathLike | None = None) -> pd.DataFrame:
     """One row per metric: average ranks, Friedman p and Iman-Davenport F."""
     rows = []
     for path in json_paths:
@@ -176,6 +188,8 @@ def ranks_table(json_paths: Sequence[PathLike], out: PathLike) -> pd.DataFrame:
         rows.append(row)
     table = pd.DataFrame(rows).sort_values("metric", kind="mergesort")
     write_text(out, format_table(table.reset_index(drop=True)))
+    if html_out is not None:
+        write_html_table(table, html_out, "Average ranks and tests per metric")
     return table
 
 
