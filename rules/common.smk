@@ -33,6 +33,10 @@ SELECTORS = {
 CLASSIFIERS = {
     e: {method_id(c): c for c in x["classifiers"]} for e, x in EXPERIMENTS.items()
 }
+TRANSFORMS = {
+    e: {method_id(t): t for t in x.get("transformations", [])}
+    for e, x in EXPERIMENTS.items()
+}
 GRIDS = {e: feature_counts(x["n_features"]) for e, x in EXPERIMENTS.items()}
 DATASETS = sorted({d for x in EXPERIMENTS.values() for d in x["datasets"]})
 RAW_FILES = {"whole.arff": "arff", "train.arff": "train", "test.arff": "test"}
@@ -50,6 +54,7 @@ wildcard_constraints:
     fold=r"\d+",
     selector=_alternatives(s for x in SELECTORS.values() for s in x),
     classifier=_alternatives(c for x in CLASSIFIERS.values() for c in x),
+    transform=_alternatives(t for x in TRANSFORMS.values() for t in x) or "none",
     disc=r"(equal-width|equal-frequency)-\d+",
     metric=_alternatives(METRICS),
     file=_alternatives(RAW_FILES),
@@ -116,6 +121,35 @@ def select_inputs(wildcards):
     if disc != "none" and kind == "discrete":
         out["disc"] = rules.discretize.output.disc.format(disc=disc, **wildcards)
     return out
+
+
+# ------------------------------------------------------------ transformation
+def transform_entry(wildcards):
+    return TRANSFORMS[wildcards.experiment][wildcards.transform]
+
+
+def transform_name(wildcards):
+    return transform_entry(wildcards)["name"]
+
+
+def transform_params(wildcards):
+    return canonical(entry_params(transform_entry(wildcards), wildcards.dataset))
+
+
+def experiment_transform_files(wildcards):
+    """The summary of every label transformation of one experiment."""
+    e = wildcards.experiment
+    x = EXPERIMENTS[e]
+    return [
+        rules.transform.output.summary.format(
+            experiment=e, dataset=d, split=s, fold=f, transform=t
+        )
+        for d in x["datasets"]
+        for s, spec in x["splits"].items()
+        for f in range(n_folds(spec))
+        for t, t_entry in TRANSFORMS[e].items()
+        if applies_to(t_entry, d)
+    ]
 
 
 # ------------------------------------------------------------ classification
@@ -219,6 +253,8 @@ def all_targets():
             rules.stats.output.cd.format(experiment=e, metric=m)
             for m in stats_metrics(e)
         ]
+        if TRANSFORMS[e]:
+            out.append(rules.transformations_table.output.table.format(experiment=e))
         out += [
             getattr(rules.plot.output, ext).format(experiment=e, dataset=d)
             for d in x["datasets"]

@@ -138,3 +138,23 @@ def test_aggregate_is_sorted_and_deterministic(tmp_path):
                  tmp_path / "s2.tsv")
     assert (tmp_path / "m1.tsv").read_bytes() == (tmp_path / "m2.tsv").read_bytes()
     assert (tmp_path / "s1.tsv").read_bytes() == (tmp_path / "s2.tsv").read_bytes()
+
+
+def test_transform_stage_fits_on_training_labels(tmp_path, prepared):
+    pipeline.split(prepared, {"type": "kfold", "k": 2, "seed": 0},
+                   tmp_path / "split.npz")
+    train, test = pipeline.load_fold(tmp_path / "split.npz", 0)
+    Y = Dataset.load(prepared).Y
+    summary = pipeline.transform(prepared, tmp_path / "split.npz", 0,
+                                 tmp_path / "t.npz", tmp_path / "t.json",
+                                 method="ppt", params={"p": 10})
+    # PPT keeps the training labelsets seen >= 10 times; the others become -1.
+    sets, counts = np.unique(Y[train], axis=0, return_counts=True)
+    rare = {tuple(s) for s, c in zip(sets, counts, strict=True) if c < 10}
+    expected_discarded = sum(tuple(row) in rare for row in Y[train])
+    assert summary["train_target"]["discarded"] == expected_discarded
+    assert summary["train_target"]["classes"] == int((counts >= 10).sum())
+    with np.load(tmp_path / "t.npz") as z:
+        assert z["train_target"].shape == (len(train),)
+        assert z["test_target"].shape == (len(test),)
+    assert json.loads((tmp_path / "t.json").read_text())["method"] == "ppt"

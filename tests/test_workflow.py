@@ -295,6 +295,13 @@ def test_every_registered_method_runs_through_the_dag(tmp_path, mirror):
     assert {c.split("-")[0] for c in clf["classifier"].unique()} == {
         "brknn", "br", "mlknn"}
     assert len(clf["classifier"].unique()) == 4
+    from mlfsbench import registry as reg
+
+    tt = pd.read_csv(workdir / "results/smoke-classifiers/tables/transformations.tsv",
+                     sep="\t")
+    names = {t.rsplit("-", 1)[0] if t[-9:-8] == "-" else t
+             for t in tt["transformation"].unique()}
+    assert names == set(reg.names("transformation"))
 
 
 def _chromium() -> str | None:

@@ -138,3 +138,30 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
                 "Creator": None, "Producer": None, "CreationDate": None}
             fig.savefig(tmp, dpi=120, metadata=meta)
     plt.close(fig)
+
+
+def transformations_table(paths: Sequence[PathLike], out: PathLike) -> pd.DataFrame:
+    """One row per fold, transformation and output array of the label stage.
+
+    Paths follow ``.../{dataset}/{split}/fold{fold}/labels/{transform}.json``.
+    """
+    rows = []
+    for path in paths:
+        parts = os.path.normpath(path).split(os.sep)
+        with open(path, encoding="utf-8") as fh:
+            summary = json.load(fh)
+        for key, info in summary.items():
+            if not isinstance(info, dict) or "shape" not in info:
+                continue
+            rows.append({"dataset": parts[-5], "split": parts[-4],
+                         "fold": int(parts[-3].removeprefix("fold")),
+                         "transformation": os.path.splitext(parts[-1])[0],
+                         "array": key, "shape": "x".join(map(str, info["shape"])),
+                         "classes": info.get("classes"),
+                         "discarded": info.get("discarded")})
+    table = pd.DataFrame(rows, columns=["dataset", "split", "fold", "transformation",
+                                        "array", "shape", "classes", "discarded"])
+    table = table.sort_values(["dataset", "split", "transformation", "array", "fold"],
+                              kind="mergesort")
+    write_text(out, format_table(table.reset_index(drop=True)))
+    return table

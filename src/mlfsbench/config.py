@@ -163,8 +163,8 @@ def check_experiment(name: str, experiment: dict[str, Any],
                     f"{where}: split {split!r} uses the given train/test files, "
                     f"but dataset {dataset!r} has no train_url/test_url"
                 )
-    for key in ("selectors", "classifiers"):
-        for entry in experiment[key]:
+    for key in ("selectors", "classifiers", "transformations"):
+        for entry in experiment.get(key, []):
             named = set(entry.get("datasets") or [])
             named |= set(entry.get("dataset_params") or {})
             extra = named - set(experiment["datasets"])
@@ -201,7 +201,8 @@ def applies_to(entry: dict[str, Any], dataset: str) -> bool:
 
 def check_methods(config: dict[str, Any]) -> None:
     """Check registry names, parameters and unique identifiers; raise ValueError."""
-    for kind, key in (("selector", "selectors"), ("classifier", "classifiers")):
+    for kind, key in (("selector", "selectors"), ("classifier", "classifiers"),
+                      ("transformation", "transformations")):
         seen: dict[str, str] = {}
         for entry in config.get(key, []):
             name = entry["name"]

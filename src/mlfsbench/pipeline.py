@@ -120,6 +120,61 @@ def discretize(dataset: PathLike, split_file: PathLike, fold: int, out: PathLike
     save_npz(out, X_train=disc.transform(X_train), X_test=disc.transform(X_test))
 
 
+# ------------------------------------------------------------------- transform
+def _named_arrays(result) -> dict[str, np.ndarray]:
+    """The arrays of a transformation's output, by name.
+
+    An array is ``target``; a named tuple gives its fields; a list or tuple
+    gives ``0``, ``1``, ... (e.g. one label matrix per granule).
+    """
+    if isinstance(result, np.ndarray):
+        return {"target": result}
+    if hasattr(result, "_asdict"):
+        return {k: np.asarray(v) for k, v in result._asdict().items()}
+    if isinstance(result, list | tuple):
+        return {str(i): np.asarray(v) for i, v in enumerate(result)}
+    return {"target": np.asarray(result)}
+
+
+def transform_labels(dataset: PathLike, split_file: PathLike, fold: int,
+                     out: PathLike, *, method: str,
+                     params: dict[str, Any] | None = None,
+                     seed: int = 0) -> dict[str, Any]:
+    """Fit a label transformation on a fold's training labels; apply it to both.
+
+    Writes the transformed targets (``train_<name>`` / ``test_<name>``
+    arrays, see :func:`_named_arrays`) and returns a summary: per array its
+    shape and, for a class vector, the number of classes and of instances
+    discarded (class ``-1``, e.g. PPT's pruned labelsets).
+    """
+    ds = Dataset.load(dataset)
+    train, test = load_fold(split_file, fold)
+    cls = registry.get("transformation", method)
+    extra = ({"random_state": seed}
+             if "random_state" in registry.parameters(cls) else {})
+    transformer = registry.create("transformation", method, params, **extra)
+    transformer.fit(ds.Y[train])
+    arrays, summary = {}, {"method": method, "params": params or {}}
+    for part, rows in (("train", train), ("test", test)):
+        for name, arr in _named_arrays(transformer.transform(ds.Y[rows])).items():
+            arrays[f"{part}_{name}"] = arr
+            info: dict[str, Any] = {"shape": list(arr.shape)}
+            if arr.ndim == 1 and np.issubdtype(arr.dtype, np.integer):
+                info["classes"] = int(np.unique(arr[arr >= 0]).size)
+                info["discarded"] = int(np.count_nonzero(arr < 0))
+            summary[f"{part}_{name}"] = info
+    save_npz(out, **arrays)
+    return summary
+
+
+def transform(dataset: PathLike, split_file: PathLike, fold: int, out: PathLike,
+              summary_out: PathLike, **kwargs) -> dict[str, Any]:
+    """:func:`transform_labels` plus its summary as JSON (the workflow stage)."""
+    summary = transform_labels(dataset, split_file, fold, out, **kwargs)
+    write_json(summary_out, summary)
+    return summary
+
+
 # ---------------------------------------------------------------------- select
 def select(dataset: PathLike, split_file: PathLike, fold: int, out: PathLike, *,
            method: str, params: dict[str, Any] | None = None, seed: int = 0,

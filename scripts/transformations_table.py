@@ -1,0 +1,14 @@
+"""Snakemake adapter: one table of every fold's label transformations."""
+
+from mlfsbench.aggregate import transformations_table
+from mlfsbench.logutil import log_to
+
+
+def main(paths, out):
+    transformations_table(paths, out)
+
+
+if __name__ == "__main__":
+    smk = snakemake  # noqa: F821 (injected by Snakemake)
+    with log_to(smk.log[0]):
+        main(list(smk.input.summaries), smk.output.table)
