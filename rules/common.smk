@@ -105,6 +105,12 @@ def selector_params(wildcards):
     return canonical(entry_params(selector_entry(wildcards), wildcards.dataset))
 
 
+def selector_threads(wildcards):
+    """Threads of a selection job: the selector's ``n_jobs`` parameter, if any."""
+    params = entry_params(selector_entry(wildcards), wildcards.dataset)
+    return int(params.get("n_jobs") or 1)
+
+
 def disc_params(wildcards):
     strategy, bins = wildcards.disc.rsplit("-", 1)
     return {"strategy": strategy, "bins": int(bins)}

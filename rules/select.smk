@@ -10,7 +10,7 @@ rule select:
         "benchmarks/{experiment}/select/{dataset}/{split}/fold{fold}/{selector}.tsv"
     conda:
         "../envs/mlfsbench.yaml"
-    threads: 1
+    threads: selector_threads
     resources:
         mem_mb=dataset_mb,
         runtime=120,
