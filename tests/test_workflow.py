@@ -26,7 +26,7 @@ pytestmark = pytest.mark.workflow
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
-TIMEOUT = 600
+TIMEOUT = 1800  # generous: CI machines may be slow and busy
 
 
 @pytest.fixture(scope="module")
