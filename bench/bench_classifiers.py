@@ -24,51 +24,30 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import math
-import os
 import sys
-import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
+from _common import add_shared_argument, best_time, load_shared
 from threadpoolctl import threadpool_limits
 
 from mlfsbench.classifiers.br_lr import BRLogisticRegression
 from mlfsbench.classifiers.brknn import BRkNNb
-from mlfsbench.data import load_mulan
 from mlfsbench.metrics import hamming_loss
-
-DEFAULT_SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets"
-
-
-def best_time(fn, repeats: int):
-    """Smallest wall time over ``repeats`` calls, and the last result."""
-    best, out = math.inf, None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--shared", type=Path,
-        default=Path(os.environ.get("MLFS_SHARED_DATASETS", DEFAULT_SHARED)),
-        help="shared datasets folder (holds multi-label/yeast/)",
-    )
+    add_shared_argument(parser, "yeast")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args(argv)
-    folder = args.shared / "multi-label" / "yeast"
-    if not (folder / "yeast-train.arff").exists():
-        print(f"{folder}: yeast not found (use --shared PATH)", file=sys.stderr)
+    try:
+        ds = load_shared(args.shared, "yeast", ("train", "test"))
+    except FileNotFoundError as err:
+        print(err, file=sys.stderr)
         return 1
-    ds = load_mulan([folder / "yeast-train.arff", folder / "yeast-test.arff"],
-                    folder / "yeast.xml", name="yeast")
     train, test = np.flatnonzero(~ds.is_test), np.flatnonzero(ds.is_test)
     X = np.asarray(ds.X, dtype=float)
     Xtr, Ytr, Xte, Yte = X[train], ds.Y[train], X[test], ds.Y[test]

@@ -28,28 +28,21 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
+from _common import add_shared_argument, load_shared
 
-from mlfsbench.data import load_mulan
 from mlfsbench.discretize import make_discretizer
 from mlfsbench.selectors.jmi import GroupJMIRand
 
-DEFAULT_SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets"
 N_SELECT = 50
 
 
 def load(shared: Path, name: str):
-    folder = shared / "multi-label" / name
-    arff_path, xml_path = folder / f"{name}.arff", folder / f"{name}.xml"
-    for path in (arff_path, xml_path):
-        if not path.exists():
-            raise FileNotFoundError(f"{path}: not found (use --shared PATH)")
-    ds = load_mulan(arff_path, xml_path)
+    ds = load_shared(shared, name)
     X = ds.X.toarray() if hasattr(ds.X, "toarray") else np.asarray(ds.X)
     Xd = make_discretizer("equal-width", 5).fit_transform(X).astype(np.int64)
     return Xd, ds.Y
@@ -132,11 +125,7 @@ def run(name: str, shared: Path, steps: int) -> tuple[float, float]:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--shared", type=Path,
-        default=Path(os.environ.get("MLFS_SHARED_DATASETS", DEFAULT_SHARED)),
-        help="shared datasets folder (holds multi-label/<name>/)",
-    )
+    add_shared_argument(parser, "<name>")
     parser.add_argument("--datasets", nargs="+", default=["medical", "enron"])
     parser.add_argument("--baseline-steps", type=int, default=3,
                         help="steps the baseline is actually timed on")

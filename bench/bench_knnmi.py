@@ -23,19 +23,15 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
+from _common import add_shared_argument, load_shared
 from sklearn.neighbors import NearestNeighbors
 
-from mlfsbench.data import load_mulan
 from mlfsbench.knnmi import forward_selection, mi_from_log_sums, prepare_features
 from mlfsbench.transformations.lp import PrunedProblemTransformation
-
-DEFAULT_SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets"
 
 
 def naive_mi(Z: np.ndarray, y: np.ndarray, features: list[int], k: int) -> float:
@@ -53,11 +49,7 @@ def naive_mi(Z: np.ndarray, y: np.ndarray, features: list[int], k: int) -> float
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--shared", type=Path,
-        default=Path(os.environ.get("MLFS_SHARED_DATASETS", DEFAULT_SHARED)),
-        help="shared datasets folder (holds multi-label/scene/)",
-    )
+    add_shared_argument(parser, "scene")
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--naive-candidates", type=int, default=8,
                         help="candidates per step on which the baseline is timed")
@@ -65,12 +57,7 @@ def main(argv=None) -> int:
     parser.add_argument("--p", type=int, default=12, help="PPT pruning parameter")
     args = parser.parse_args(argv)
 
-    folder = args.shared / "multi-label" / "scene"
-    train, xml = folder / "scene-train.arff", folder / "scene.xml"
-    for path in (train, xml):
-        if not path.exists():
-            raise FileNotFoundError(f"{path}: not found (use --shared PATH)")
-    ds = load_mulan([train], xml)
+    ds = load_shared(args.shared, "scene", ("train",))
     classes = PrunedProblemTransformation(p=args.p).fit_transform(ds.Y)
     keep = classes >= 0
     Z = prepare_features(ds.X[keep], random_state=0)

@@ -29,11 +29,10 @@ are synthetic).
 from __future__ import annotations
 
 import argparse
-import math
 import sys
-import time
 
 import numpy as np
+from _common import best_time
 
 from mlfsbench.infotheory import mutual_information
 from mlfsbench.selectors.br_cc import BRCorrelation
@@ -55,15 +54,6 @@ def delicious_like(seed: int = 0):
         k = rng.integers(Q)
         X[:, j] |= Y[:, k] & (rng.random(N) < 0.7)
     return X, Y
-
-
-def best_time(fn, repeats: int):
-    best, out = math.inf, None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
 
 
 def lee_loop(X, Y, n_labels: int, features) -> np.ndarray:
@@ -95,6 +85,27 @@ def cc_loop(X, Y, features) -> np.ndarray:
     return np.array(out)
 
 
+def compare_with_loop(name, title, t_ours, scores, paper_s, loop, feats,
+                      calls_per_feature, call, rtol) -> bool:
+    """Time ``loop`` on ``feats``, check its scores, print the extrapolation.
+
+    Returns whether the loop's scores match ours (``atol=1e-9``).
+    """
+    t_loop, ref = best_time(loop, 1)
+    t_loop_all = t_loop * P / len(feats)
+    ok = np.allclose(scores[feats], ref, rtol=rtol, atol=1e-9)
+    if not ok:
+        print(f"FAIL: {name} differs from the per-pair loop", file=sys.stderr)
+    print(f"{title}: {t_ours:.3f} s (paper, MATLAB: {paper_s} s; "
+          f"target < 1 s: {'met' if t_ours < 1 else 'MISSED'})")
+    print(f"per-pair loop: {t_loop:.2f} s for {len(feats)} of {P} features "
+          f"({len(feats) * calls_per_feature} {call} calls), extrapolated to "
+          f"{t_loop_all:.1f} s")
+    print(f"speedup {name} vs per-pair-{call}-loop (extrapolated): "
+          f"{t_loop_all / t_ours:.1f}x")
+    return ok
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", default=None, help="unused (synthetic data)")
@@ -113,31 +124,15 @@ def main(argv=None) -> int:
     t_lee, fitted = best_time(lambda: lee.fit(X, Y), args.repeats)
     n_y = fitted.selected_labels_.size
     feats = np.arange(args.loop_features)
-    t_loop, ref = best_time(lambda: lee_loop(X, Y, n_y, feats), 1)
-    t_loop_all = t_loop * P / len(feats)
-    if not np.allclose(fitted.scores_[feats], ref, rtol=0, atol=1e-9):
-        print("FAIL: lee2016 differs from the per-pair loop", file=sys.stderr)
-        failed = True
-    print(f"lee2016 (|Y| = {n_y}): {t_lee:.3f} s (paper, MATLAB: 9.8 s; "
-          f"target < 1 s: {'met' if t_lee < 1 else 'MISSED'})")
-    print(f"per-pair loop: {t_loop:.2f} s for {len(feats)} of {P} features "
-          f"({len(feats) * n_y} MI calls), extrapolated to {t_loop_all:.1f} s")
-    print(f"speedup lee2016 vs per-pair-MI-loop (extrapolated): "
-          f"{t_loop_all / t_lee:.1f}x")
+    failed |= not compare_with_loop(
+        "lee2016", f"lee2016 (|Y| = {n_y})", t_lee, fitted.scores_, 9.8,
+        lambda: lee_loop(X, Y, n_y, feats), feats, n_y, "MI", rtol=0)
 
     cc = BRCorrelation()
     t_cc, fitted = best_time(lambda: cc.fit(Xf, Y), args.repeats)
-    t_loop, ref = best_time(lambda: cc_loop(X, Y, feats), 1)
-    t_loop_all = t_loop * P / len(feats)
-    if not np.allclose(fitted.scores_[feats], ref, rtol=1e-9, atol=1e-9):
-        print("FAIL: br-cc differs from the per-pair loop", file=sys.stderr)
-        failed = True
-    print(f"br-cc: {t_cc:.3f} s (paper, MATLAB: 93.1 s; "
-          f"target < 1 s: {'met' if t_cc < 1 else 'MISSED'})")
-    print(f"per-pair loop: {t_loop:.2f} s for {len(feats)} of {P} features "
-          f"({len(feats) * Q} corrcoef calls), extrapolated to {t_loop_all:.1f} s")
-    print(f"speedup br-cc vs per-pair-corrcoef-loop (extrapolated): "
-          f"{t_loop_all / t_cc:.1f}x")
+    failed |= not compare_with_loop(
+        "br-cc", "br-cc", t_cc, fitted.scores_, 93.1,
+        lambda: cc_loop(X, Y, feats), feats, Q, "corrcoef", rtol=1e-9)
     return 1 if failed else 0
 
 

@@ -19,48 +19,21 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
-import re
 import sys
-import time
 from pathlib import Path
 
-import arff
 import numpy as np
 import scipy.sparse as sp
+from _common import add_shared_argument, best_time, load_shared
 from sklearn.feature_selection import mutual_info_classif
 
 from mlfsbench.infotheory import mutual_information_matrix
 
-DEFAULT_SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets"
-
 
 def load_medical(shared: Path) -> tuple[sp.csr_matrix, np.ndarray]:
-    """Sparse features and dense labels of Mulan's medical (labels come last)."""
-    folder = shared / "multi-label" / "medical"
-    arff_path, xml_path = folder / "medical.arff", folder / "medical.xml"
-    for path in (arff_path, xml_path):
-        if not path.exists():
-            raise FileNotFoundError(f"{path}: not found (use --shared PATH)")
-    n_labels = len(re.findall(r"<label\s", xml_path.read_text(encoding="utf-8")))
-    with open(arff_path, encoding="utf-8") as fh:
-        data = arff.load(fh, encode_nominal=True, return_type=arff.COO)
-    values, rows, cols = data["data"]
-    shape = (max(rows) + 1, len(data["attributes"]))
-    M = sp.csr_matrix((np.asarray(values, dtype=float), (rows, cols)), shape=shape)
-    X = sp.csr_matrix(M[:, :-n_labels]).astype(np.int64)
-    Y = M[:, -n_labels:].toarray().astype(np.uint8)
-    return X, Y
-
-
-def best_time(fn, repeats: int):
-    """Smallest wall time over ``repeats`` calls, and the last result."""
-    best, out = math.inf, None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
+    """Sparse 0/1 features (int64 codes) and dense uint8 labels of medical."""
+    ds = load_shared(shared, "medical")
+    return sp.csr_matrix(ds.X).astype(np.int64), ds.Y
 
 
 def baseline(X, Y) -> np.ndarray:
@@ -74,11 +47,7 @@ def baseline(X, Y) -> np.ndarray:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--shared", type=Path,
-        default=Path(os.environ.get("MLFS_SHARED_DATASETS", DEFAULT_SHARED)),
-        help="shared datasets folder (holds multi-label/medical/)",
-    )
+    add_shared_argument(parser, "medical")
     parser.add_argument("--repeats", type=int, default=5,
                         help="timed repeats of the fast method (best is kept)")
     args = parser.parse_args(argv)

@@ -28,47 +28,20 @@ next to the project).
 from __future__ import annotations
 
 import argparse
-import math
-import os
-import re
 import sys
-import time
-from pathlib import Path
 
-import arff
 import numpy as np
+from _common import add_shared_argument, best_time, load_shared
 from threadpoolctl import threadpool_limits
 
 from mlfsbench.classifiers import MLkNN
 
-DEFAULT_SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets"
 
-
-def load_yeast(shared: Path, part: str) -> tuple[np.ndarray, np.ndarray]:
-    """Dense features and 0/1 labels of ``yeast-{part}.arff`` (labels last)."""
-    folder = shared / "multi-label" / "yeast"
-    arff_path, xml_path = folder / f"yeast-{part}.arff", folder / "yeast.xml"
-    for path in (arff_path, xml_path):
-        if not path.exists():
-            raise FileNotFoundError(f"{path}: not found (use --shared PATH)")
-    labels = re.findall(r'<label\s+name="([^"]+)"', xml_path.read_text("utf-8"))
-    with open(arff_path, encoding="utf-8") as fh:
-        data = arff.load(fh)
-    names = [name for name, _ in data["attributes"]]
-    if sorted(names[-len(labels):]) != sorted(labels):
-        raise ValueError(f"{arff_path}: the last attributes are not the XML labels")
-    values = np.asarray(data["data"], dtype=np.float64)
-    return values[:, : -len(labels)], values[:, -len(labels):].astype(np.int64)
-
-
-def best_time(fn, repeats: int):
-    """Smallest wall time over ``repeats`` calls, and the last result."""
-    best, out = math.inf, None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
+def load_yeast(shared):
+    """Dense features and 0/1 int64 labels of yeast's Mulan train and test parts."""
+    ds = load_shared(shared, "yeast", ("train", "test"))
+    X, Y = np.asarray(ds.X, dtype=np.float64), ds.Y.astype(np.int64)
+    return X[~ds.is_test], Y[~ds.is_test], X[ds.is_test], Y[ds.is_test]
 
 
 def run_ours(X_train, Y_train, X_test):
@@ -87,11 +60,7 @@ def run_skmultilearn(X_train, Y_train, X_test, ignore_self=False):
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--shared", type=Path,
-        default=Path(os.environ.get("MLFS_SHARED_DATASETS", DEFAULT_SHARED)),
-        help="shared datasets folder (holds multi-label/yeast/)",
-    )
+    add_shared_argument(parser, "yeast")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=1,
                         help="BLAS/OpenMP threads for both implementations")
@@ -102,8 +71,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(args) -> int:
 
-    X_train, Y_train = load_yeast(args.shared, "train")
-    X_test, _ = load_yeast(args.shared, "test")
+    X_train, Y_train, X_test, _ = load_yeast(args.shared)
     print(f"yeast: train {X_train.shape}, test {X_test.shape[0]} instances, "
           f"{Y_train.shape[1]} labels; k=10, s=1.0, min-max scaled; "
           f"{args.threads} thread(s)")

@@ -20,28 +20,13 @@ variable ``MLFS_SHARED_DATASETS``).
 from __future__ import annotations
 
 import argparse
-import math
-import os
 import sys
-import time
-from pathlib import Path
 
 import numpy as np
+from _common import add_shared_argument, best_time, load_shared
 from skrebate import ReliefF
 
-from mlfsbench.data import load_mulan
 from mlfsbench.selectors.spolaor import ReliefFBR
-
-DEFAULT_SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets"
-
-
-def best_time(fn, repeats: int):
-    best, out = math.inf, None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
 
 
 def baseline(X, Y) -> np.ndarray:
@@ -56,17 +41,12 @@ def baseline(X, Y) -> np.ndarray:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--shared", type=Path,
-        default=Path(os.environ.get("MLFS_SHARED_DATASETS", DEFAULT_SHARED)),
-        help="shared datasets folder (holds multi-label/emotions/)",
-    )
+    add_shared_argument(parser, "emotions")
     parser.add_argument("--repeats", type=int, default=3,
                         help="timed repeats of RF-BR (best is kept)")
     args = parser.parse_args(argv)
 
-    folder = args.shared / "multi-label" / "emotions"
-    ds = load_mulan(folder / "emotions.arff", folder / "emotions.xml")
+    ds = load_shared(args.shared, "emotions")
     X, Y = np.asarray(ds.X, dtype=float), ds.Y
     print(f"emotions: {X.shape[0]} samples x {X.shape[1]} features, "
           f"{Y.shape[1]} labels")

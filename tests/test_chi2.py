@@ -23,7 +23,7 @@ from mlfsbench.discretize import EqualWidthDiscretizer
 from mlfsbench.selectors.chi2_lp import Chi2LP, chi2_scores
 from mlfsbench.transformations.lp import labelset_codes
 
-from .test_selectors_knnmi import problem1, problem2
+from .problems import problem1, problem2
 
 
 def test_pair_chi2_by_hand_and_against_scipy():

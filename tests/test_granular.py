@@ -8,25 +8,12 @@ import numpy as np
 import pytest
 
 from mlfsbench import registry
-from mlfsbench.discretize import make_discretizer
 from mlfsbench.infotheory import mutual_information
 from mlfsbench.selectors.granular import GranularMRMR, granule_mrmr, round_robin
 from mlfsbench.selectors.mim import MIMBR
 from mlfsbench.transformations.granulation import Granulation, balanced_assignment
 
-
-def doquire_problem1(seed, n=1000):
-    """Doquire & Verleysen (2013), Eq. 9, discretized into 5 equal-width bins."""
-    rng = np.random.default_rng(seed)
-    F = rng.random((n, 10))
-    X = np.column_stack([F, (F[:, 0] - F[:, 1]) / 2, (F[:, 0] + F[:, 1]) / 2,
-                         F[:, 2] + 0.1, F[:, 3] - 0.2, 2 * F[:, 4]])
-    o1 = F[:, 0] > F[:, 1]
-    o2 = F[:, 3] > F[:, 2]
-    o3 = (o1.astype(int) + o2) == 1
-    o4 = F[:, 4] > 0.8
-    Xd = make_discretizer("equal-width", 5).fit_transform(X)
-    return Xd, np.column_stack([o1, o2, o3, o4]).astype(np.uint8)
+from .problems import problem1_codes
 
 
 def literal_balanced_assignment(D, capacity):
@@ -116,7 +103,7 @@ def test_problem1_one_granule_avoids_copies_mim_does_not():
     """Eq. 9: f13, f14, f15 are copies of f3, f4, f5 after binning."""
     copies = [{3, 13}, {4, 14}, {5, 15}]
     for seed in range(3):
-        X, Y = doquire_problem1(seed)
+        X, Y = problem1_codes(seed)
         top = set((GranularMRMR(granules=1).fit(X, Y).ranking_[:4] + 1).tolist())
         assert not any(pair <= top for pair in copies), top
         assert top == {5, 11, 3, 4}
@@ -128,7 +115,7 @@ def test_problem1_one_granule_avoids_copies_mim_does_not():
 
 
 def test_incremental_updates_equal_recomputation():
-    X, Y = doquire_problem1(0, n=300)
+    X, Y = problem1_codes(0, n=300)
     granule = [0, 2]
     C = np.array([np.mean([mutual_information(X[:, f], Y[:, j]) for j in granule])
                   for f in range(X.shape[1])])
@@ -145,7 +132,7 @@ def test_incremental_updates_equal_recomputation():
 
 
 def test_one_ranking_per_granule_and_round_robin():
-    X, Y = doquire_problem1(1, n=400)
+    X, Y = problem1_codes(1, n=400)
     sel = GranularMRMR(granules=4, n_features_to_select=5, random_state=0).fit(X, Y)
     assert [g.tolist() for g in sel.granules_] == [[0], [1], [2], [3]]
     for g, ranking, part_scores in zip(sel.granules_, sel.granule_rankings_,
@@ -169,7 +156,7 @@ def test_one_ranking_per_granule_and_round_robin():
 
 
 def test_single_granule_ranking_is_its_granule_ranking():
-    X, Y = doquire_problem1(2, n=300)
+    X, Y = problem1_codes(2, n=300)
     sel = GranularMRMR(granules=1, n_features_to_select=6).fit(X, Y)
     np.testing.assert_array_equal(sel.ranking_[:6], sel.granule_rankings_[0][:6])
     assert len(sel.granules_) == 1 and sel.granules_[0].tolist() == [0, 1, 2, 3]

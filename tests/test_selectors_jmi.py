@@ -7,7 +7,6 @@ import pytest
 from sklearn.metrics import mutual_info_score
 
 from mlfsbench import registry
-from mlfsbench.discretize import make_discretizer
 from mlfsbench.infotheory import (
     conditional_mutual_information,
     conditional_mutual_information_matrix,
@@ -23,34 +22,9 @@ from mlfsbench.selectors.jmi import (
 from mlfsbench.selectors.mim import MIMBR
 from mlfsbench.transformations.lp import labelset_codes
 
+from .problems import problem1_codes, problem2_codes
+
 LN2 = np.log(2)
-
-
-def discretize(X):
-    return make_discretizer("equal-width", 5).fit_transform(X)
-
-
-def doquire_problem1(seed, n=1000):
-    """Doquire & Verleysen (2013), Eq. 9: f11..f15 built from f1..f5."""
-    rng = np.random.default_rng(seed)
-    F = rng.random((n, 10))
-    X = np.column_stack([F, (F[:, 0] - F[:, 1]) / 2, (F[:, 0] + F[:, 1]) / 2,
-                         F[:, 2] + 0.1, F[:, 3] - 0.2, 2 * F[:, 4]])
-    o1 = F[:, 0] > F[:, 1]
-    o2 = F[:, 3] > F[:, 2]
-    o3 = (o1.astype(int) + o2) == 1
-    o4 = F[:, 4] > 0.8
-    return discretize(X), np.column_stack([o1, o2, o3, o4]).astype(np.uint8)
-
-
-def doquire_problem2(seed, n=1000):
-    """Doquire & Verleysen (2013), Eq. 10: labels are XNORs of feature pairs."""
-    rng = np.random.default_rng(seed)
-    F = rng.random((n, 8))
-    h = F > 0.5
-    Y = np.column_stack([h[:, 0] == h[:, 1], h[:, 2] == h[:, 3],
-                         h[:, 0] == h[:, 3], h[:, 1] == h[:, 2]])
-    return discretize(F), Y.astype(np.uint8)
 
 
 def bits(x, y):
@@ -139,7 +113,7 @@ def test_incremental_updates_equal_recomputation(target):
 def test_problem2_single_jmi_selects_the_pairs_consecutively():
     """Once one of f1..f4 is in, Single-JMI picks the other three next."""
     for seed in range(6):
-        X, Y = doquire_problem2(seed)
+        X, Y = problem2_codes(seed)
         ranking = SingleJMI().fit(X, Y).ranking_.tolist()
         first = min(ranking.index(j) for j in range(4))
         assert sorted(ranking[first:first + 4]) == [0, 1, 2, 3], (seed, ranking)
@@ -148,7 +122,7 @@ def test_problem2_single_jmi_selects_the_pairs_consecutively():
         assert mim.scores_.max() < 0.03
         joint = bits(encode_codes(X[:, :2]), Y[:, 0])
         assert joint > 0.3  # while the pair (f1, f2) explains O1
-    X, Y = doquire_problem2(0)
+    X, Y = problem2_codes(0)
     assert sorted(MIMBR().fit(X, Y).ranking_[:4].tolist()) != [0, 1, 2, 3]
 
 
@@ -160,7 +134,7 @@ def test_problem1_single_jmi_documented_behaviour():
     complementary f4/f3; MIM-BR ranks the copy 2nd.
     """
     for seed in range(3):
-        X, Y = doquire_problem1(seed)
+        X, Y = problem1_codes(seed)
         assert (X[:, 14] == X[:, 4]).all()  # equal-width bins make f15 a copy
         top = (SingleJMI().fit(X, Y).ranking_[:4] + 1).tolist()
         assert top[:2] == [5, 11]
@@ -170,7 +144,7 @@ def test_problem1_single_jmi_documented_behaviour():
 
 def test_group_jmi_equals_joint_jmi_with_one_group_and_enough_clusters():
     """m = 1, pot = 1.0 (all labels) and noc >= distinct training labelsets."""
-    X, Y = doquire_problem1(0, n=400)
+    X, Y = problem1_codes(0, n=400)
     n_sets = len(labelset_codes(Y)[1])
     joint = JointJMI().fit(X, Y)
     group = GroupJMI(m=1, pot=1.0, noc=n_sets, random_state=3).fit(X, Y)
@@ -185,7 +159,7 @@ def test_group_jmi_equals_joint_jmi_with_one_group_and_enough_clusters():
 
 def test_group_jmi_equals_single_jmi_with_one_group_per_label():
     """groups = [[0], ..., [q-1]] and noc >= 2."""
-    X, Y = doquire_problem1(1, n=400)
+    X, Y = problem1_codes(1, n=400)
     single = SingleJMI().fit(X, Y)
     for noc in (2, 5):
         group = GroupJMI(groups=[[j] for j in range(4)], noc=noc).fit(X, Y)
@@ -204,7 +178,7 @@ def test_group_jmi_equals_single_jmi_with_one_group_per_label():
 
 
 def test_rand_seeding():
-    X, Y = doquire_problem1(2, n=300)
+    X, Y = problem1_codes(2, n=300)
     a = GroupJMIRand(random_state=0).fit(X, Y)
     b = GroupJMIRand(random_state=0).fit(X, Y)
     np.testing.assert_array_equal(a.ranking_, b.ranking_)

@@ -20,30 +20,9 @@ from mlfsbench.selectors.knnmi import (
     pruning_t_statistics,
 )
 
+from .problems import problem1, problem2
+
 RELEVANT_2 = {0, 1, 2, 3}
-
-
-def problem1(seed, n=1000):
-    """Eq. 9: f1..f10 uniform, f11..f15 derived; 4 labels (0-based indices)."""
-    rng = np.random.default_rng(seed)
-    F = rng.random((n, 10))
-    X = np.column_stack([F, (F[:, 0] - F[:, 1]) / 2, (F[:, 0] + F[:, 1]) / 2,
-                         F[:, 2] + 0.1, F[:, 3] - 0.2, 2 * F[:, 4]])
-    o1 = F[:, 0] > F[:, 1]
-    o2 = F[:, 3] > F[:, 2]
-    o3 = o1 != o2
-    o4 = F[:, 4] > 0.8
-    return X, np.column_stack([o1, o2, o3, o4]).astype(int)
-
-
-def problem2(seed, n=1000):
-    """Eq. 10: 8 uniform features; labels are XOR-like functions of f1..f4."""
-    rng = np.random.default_rng(seed)
-    F = rng.random((n, 8))
-    h = F > 0.5
-    Y = np.column_stack([h[:, 0] == h[:, 1], h[:, 2] == h[:, 3],
-                         h[:, 0] == h[:, 3], h[:, 1] == h[:, 2]]).astype(int)
-    return F, Y
 
 
 def check_problem1_forward(seed):

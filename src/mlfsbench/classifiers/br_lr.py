@@ -49,7 +49,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils.validation import check_array, check_is_fitted
 
-from mlfsbench.classifiers.mlknn import _check_Y
+from mlfsbench.classifiers.mlknn import _check_n_features, _check_Y
 from mlfsbench.registry import register
 
 __all__ = ["BRLogisticRegression"]
@@ -194,9 +194,7 @@ class BRLogisticRegression(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self, "estimators_")
         X = check_array(X, accept_sparse="csr", dtype=np.float64)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features but BRLogisticRegression "
-                             f"was fitted with {self.n_features_in_}")
+        _check_n_features(X, self)
         shape = (X.shape[0], self.n_labels_)
         proba = np.broadcast_to(np.nan_to_num(self.constant_), shape).copy()
         live = np.flatnonzero(np.isnan(self.constant_))

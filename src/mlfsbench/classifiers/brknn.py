@@ -46,18 +46,17 @@ Choices where the paper is silent (tested in ``tests/test_brknn.py``):
 
 from __future__ import annotations
 
-from numbers import Integral
-
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.neighbors import NearestNeighbors
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from mlfsbench.classifiers.mlknn import (
+    _check_k,
+    _check_n_train,
+    _check_scale,
     _check_Y,
-    apply_minmax_scale,
-    minmax_scale_factors,
+    _ScaledNeighboursMixin,
     neighbour_label_counts,
 )
 from mlfsbench.registry import register
@@ -165,7 +164,7 @@ def brknn_b_decisions(counts: np.ndarray, k: int, rng) -> np.ndarray:
 # --------------------------------------------------------------------------
 # Estimators
 # --------------------------------------------------------------------------
-class _BRkNN(ClassifierMixin, BaseEstimator):
+class _BRkNN(_ScaledNeighboursMixin, ClassifierMixin, BaseEstimator):
     """Shared fit / neighbour search / confidences of BRkNN-a and -b."""
 
     _rule = staticmethod(brknn_a_decisions)
@@ -184,11 +183,6 @@ class _BRkNN(ClassifierMixin, BaseEstimator):
     def _check_X(self, X):
         return check_array(X, accept_sparse="csr", dtype=np.float64)
 
-    def _transform(self, X):
-        if not self.scale:
-            return X
-        return apply_minmax_scale(X, self.feature_min_, self.feature_inv_range_)
-
     def fit(self, X, Y):
         """Store the (scaled) training set and index it for neighbour search.
 
@@ -202,23 +196,13 @@ class _BRkNN(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        k = self.k
-        if isinstance(k, bool) or not isinstance(k, Integral) or k < 1:
-            raise ValueError(f"k must be an integer >= 1, got {k!r}")
-        if not isinstance(self.scale, bool | np.bool_):
-            raise ValueError(f"scale must be True or False, got {self.scale!r}")
+        _check_k(self.k)
+        _check_scale(self.scale)
         X = self._check_X(X)
         Y = _check_Y(Y, X.shape[0])
-        if X.shape[0] < k:
-            raise ValueError(f"k={k} needs at least {k} training instances, "
-                             f"got {X.shape[0]}")
-        self.n_features_in_ = X.shape[1]
+        _check_n_train(X.shape[0], self.k, self.k)
         self.n_labels_ = Y.shape[1]
-        if self.scale:
-            self.feature_min_, self.feature_inv_range_ = minmax_scale_factors(X)
-        self.nn_ = NearestNeighbors(n_neighbors=int(k), metric="euclidean").fit(
-            self._transform(X)
-        )
+        self._index_neighbours(X, self.k)
         self._Y = Y
         return self
 
@@ -230,11 +214,7 @@ class _BRkNN(ClassifierMixin, BaseEstimator):
         ndarray of int64, shape (n_samples, n_labels)
         """
         check_is_fitted(self, "nn_")
-        X = self._check_X(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features but {type(self).__name__} "
-                             f"was fitted with {self.n_features_in_}")
-        indices = self.nn_.kneighbors(self._transform(X), return_distance=False)
+        indices = self._query_neighbours(self._check_X(X), self.k)
         return neighbour_label_counts(indices, self._Y)
 
     def predict_proba(self, X) -> np.ndarray:

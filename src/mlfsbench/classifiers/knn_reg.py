@@ -28,22 +28,24 @@ them with :func:`~mlfsbench.metrics.rrmse`, not the multi-label measures.
 
 from __future__ import annotations
 
-from numbers import Integral
-
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.neighbors import NearestNeighbors
 from sklearn.utils.validation import check_array, check_is_fitted
 
-from mlfsbench.classifiers.mlknn import apply_minmax_scale, minmax_scale_factors
+from mlfsbench.classifiers.mlknn import (
+    _check_k,
+    _check_n_train,
+    _check_scale,
+    _ScaledNeighboursMixin,
+)
 from mlfsbench.registry import register
 
 __all__ = ["KNNRegressor"]
 
 
 @register("classifier", "knn-reg")
-class KNNRegressor(RegressorMixin, BaseEstimator):
+class KNNRegressor(_ScaledNeighboursMixin, RegressorMixin, BaseEstimator):
     """Multi-target k-NN regression, the mean of the k nearest targets (Sechidis 2019).
 
     Parameters
@@ -83,11 +85,6 @@ class KNNRegressor(RegressorMixin, BaseEstimator):
         tags.input_tags.sparse = True
         return tags
 
-    def _transform(self, X):
-        if not self.scale:
-            return X
-        return apply_minmax_scale(X, self.feature_min_, self.feature_inv_range_)
-
     def fit(self, X, Y):
         """Store the (scaled) training set.
 
@@ -101,11 +98,8 @@ class KNNRegressor(RegressorMixin, BaseEstimator):
         -------
         self
         """
-        k = self.k
-        if isinstance(k, bool) or not isinstance(k, Integral) or k < 1:
-            raise ValueError(f"k must be an integer >= 1, got {k!r}")
-        if not isinstance(self.scale, bool | np.bool_):
-            raise ValueError(f"scale must be True or False, got {self.scale!r}")
+        _check_k(self.k)
+        _check_scale(self.scale)
         if Y is None:
             raise ValueError("KNNRegressor requires y to be passed, but the target y "
                              "is None")
@@ -117,14 +111,9 @@ class KNNRegressor(RegressorMixin, BaseEstimator):
         Y = check_array(Y, dtype=np.float64, input_name="Y")
         if Y.shape[0] != X.shape[0]:
             raise ValueError(f"X has {X.shape[0]} samples but Y has {Y.shape[0]}")
-        if X.shape[0] < k:
-            raise ValueError(f"k={k} needs at least {k} training instances, "
-                             f"got n_samples={X.shape[0]}")
-        self.n_features_in_ = X.shape[1]
+        _check_n_train(X.shape[0], self.k, self.k)
         self.n_targets_ = Y.shape[1]
-        if self.scale:
-            self.feature_min_, self.feature_inv_range_ = minmax_scale_factors(X)
-        self.nn_ = NearestNeighbors(n_neighbors=int(k)).fit(self._transform(X))
+        self._index_neighbours(X, self.k)
         self._Y = Y
         self.train_mean_ = Y.mean(axis=0)
         return self
@@ -140,10 +129,7 @@ class KNNRegressor(RegressorMixin, BaseEstimator):
         """
         check_is_fitted(self, "nn_")
         X = check_array(X, accept_sparse="csr", dtype=np.float64)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features but KNNRegressor was "
-                             f"fitted with {self.n_features_in_}")
-        indices = self.nn_.kneighbors(self._transform(X), return_distance=False)
+        indices = self._query_neighbours(X, self.k)
         pred = self._Y[indices].mean(axis=1)
         return pred[:, 0] if self._one_target else pred
 

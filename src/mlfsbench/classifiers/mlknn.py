@@ -103,9 +103,35 @@ def _check_Y(Y, n_samples: int) -> np.ndarray:
     return Y.astype(np.int64)
 
 
-def _check_params(k, s, scale) -> None:
+def _check_k(k) -> None:
+    """Reject a neighbour count ``k`` that is not an integer >= 1."""
     if isinstance(k, bool) or not isinstance(k, Integral) or k < 1:
         raise ValueError(f"k must be an integer >= 1, got {k!r}")
+
+
+def _check_scale(scale) -> None:
+    """Reject a ``scale`` flag that is not a boolean."""
+    if not isinstance(scale, bool | np.bool_):
+        raise ValueError(f"scale must be True or False, got {scale!r}")
+
+
+def _check_n_train(n_samples: int, needed: int, k: int) -> None:
+    """Reject a training set smaller than the ``needed`` instances of ``k``-NN."""
+    if n_samples < needed:
+        raise ValueError(f"k={k} needs at least {needed} training instances, "
+                         f"got {n_samples}")
+
+
+def _check_n_features(X, estimator) -> None:
+    """Reject query data whose width differs from the fitted ``estimator``'s."""
+    if X.shape[1] != estimator.n_features_in_:
+        raise ValueError(f"X has {X.shape[1]} features but "
+                         f"{type(estimator).__name__} was fitted with "
+                         f"{estimator.n_features_in_}")
+
+
+def _check_params(k, s, scale) -> None:
+    _check_k(k)
     if isinstance(s, bool) or not isinstance(s, Real) or not (
         math.isfinite(s) and s > 0
     ):
@@ -113,8 +139,7 @@ def _check_params(k, s, scale) -> None:
             f"s must be a finite number > 0 (the smoothing keeps every estimate "
             f"positive), got {s!r}"
         )
-    if not isinstance(scale, bool | np.bool_):
-        raise ValueError(f"scale must be True or False, got {scale!r}")
+    _check_scale(scale)
 
 
 # --------------------------------------------------------------------------
@@ -322,10 +347,44 @@ def _exact_decisions(n_pos, n_neg, kappa1, kappa0, s: float) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------
+# Scaled neighbour search, shared by the k-NN learners
+# --------------------------------------------------------------------------
+class _ScaledNeighboursMixin:
+    """Optional min-max scaling on the training part and a Euclidean index.
+
+    Used by :class:`MLkNN`, :mod:`~mlfsbench.classifiers.brknn` and
+    :mod:`~mlfsbench.classifiers.knn_reg`; the estimator has a ``scale``
+    parameter and, once fitted, ``n_features_in_``, ``nn_`` and (when
+    ``scale``) ``feature_min_`` / ``feature_inv_range_``.
+    """
+
+    def _transform(self, X):
+        if not self.scale:
+            return X
+        return apply_minmax_scale(X, self.feature_min_, self.feature_inv_range_)
+
+    def _index_neighbours(self, X, k: int):
+        """Learn the scaling of training ``X``, index it; return the scaled ``X``."""
+        self.n_features_in_ = X.shape[1]
+        if self.scale:
+            self.feature_min_, self.feature_inv_range_ = minmax_scale_factors(X)
+        Xs = self._transform(X)
+        self.nn_ = NearestNeighbors(n_neighbors=int(k), metric="euclidean").fit(Xs)
+        return Xs
+
+    def _query_neighbours(self, X, k: int) -> np.ndarray:
+        """Indices (n_queries, k) of the training neighbours of checked ``X``."""
+        _check_n_features(X, self)
+        return self.nn_.kneighbors(
+            self._transform(X), n_neighbors=int(k), return_distance=False
+        )
+
+
+# --------------------------------------------------------------------------
 # Estimator
 # --------------------------------------------------------------------------
 @register("classifier", "mlknn")
-class MLkNN(ClassifierMixin, BaseEstimator):
+class MLkNN(_ScaledNeighboursMixin, ClassifierMixin, BaseEstimator):
     """ML-kNN multi-label classifier (Zhang & Zhou, 2007).
 
     See the module docstring for the estimates, the scaling, the exclusion of
@@ -385,23 +444,10 @@ class MLkNN(ClassifierMixin, BaseEstimator):
         return tags
 
     # -- helpers -----------------------------------------------------------
-    def _transform(self, X):
-        if not self.scale:
-            return X
-        return apply_minmax_scale(X, self.feature_min_, self.feature_inv_range_)
-
     def _query_counts(self, X) -> np.ndarray:
         """Neighbour label counts ``c`` (n_queries, n_labels) for new data."""
         check_is_fitted(self, "decision_table_")
-        X = _check_X(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} features but MLkNN was fitted with "
-                f"{self.n_features_in_}"
-            )
-        indices = self.nn_.kneighbors(
-            self._transform(X), n_neighbors=self.k, return_distance=False
-        )
+        indices = self._query_neighbours(_check_X(X), self.k)
         return neighbour_label_counts(indices, self._Y)
 
     # -- API ---------------------------------------------------------------
@@ -427,13 +473,8 @@ class MLkNN(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"k={k} needs at least k + 1 = {k + 1} training instances, got {n}"
             )
-        self.n_features_in_ = X.shape[1]
         self.n_labels_ = q
-        if self.scale:
-            self.feature_min_, self.feature_inv_range_ = minmax_scale_factors(X)
-        Xs = self._transform(X)
-
-        self.nn_ = NearestNeighbors(n_neighbors=k, metric="euclidean").fit(Xs)
+        Xs = self._index_neighbours(X, k)
         with_self = self.nn_.kneighbors(Xs, n_neighbors=k + 1, return_distance=False)
         counts = neighbour_label_counts(drop_self_neighbours(with_self), Y)
 

@@ -62,9 +62,13 @@ class BaseMultiLabelSelector(SelectorMixin, BaseEstimator):
     def _fit(self, X, Y):  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def _check_targets(self, Y) -> np.ndarray:
+        """Validate ``Y``: a 0/1 label matrix (overridden for real targets)."""
+        return check_label_matrix(Y)
+
     def fit(self, X, Y):
         """Score and rank the features of ``X`` against labels ``Y``."""
-        Y = check_label_matrix(Y)
+        Y = self._check_targets(Y)
         if X.shape[0] != Y.shape[0]:
             raise ValueError(
                 f"X has {X.shape[0]} samples but Y has {Y.shape[0]}"

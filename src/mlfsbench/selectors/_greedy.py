@@ -135,6 +135,18 @@ def selection_scores(n_features: int, selected, step_scores) -> np.ndarray:
     return scores
 
 
+def greedy_outcome(selector, n_features: int, selected, step_scores,
+                   relevance: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(scores, ranking)`` of a greedy search; sets ``selector.n_selected_``.
+
+    Scores from :func:`selection_scores`, ranking from
+    :func:`complete_ranking` (the selection, then the rest by relevance).
+    """
+    selector.n_selected_ = len(selected)
+    return (selection_scores(n_features, selected, step_scores),
+            complete_ranking(selected, relevance))
+
+
 def column_entropies(X) -> np.ndarray:
     """Plug-in entropy in bits of every column of integer codes (dense or CSR).
 

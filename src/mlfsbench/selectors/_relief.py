@@ -86,6 +86,21 @@ def prepare_features(X):
     return Xn
 
 
+def mean_over_columns(weights: np.ndarray) -> np.ndarray:
+    """Row means of per-label (per-target) weights; zeros when there are none.
+
+    Examples
+    --------
+    >>> mean_over_columns(np.array([[1.0, 3.0], [0.0, 1.0]])).tolist()
+    [2.0, 0.5]
+    >>> mean_over_columns(np.zeros((2, 0))).tolist()
+    [0.0, 0.0]
+    """
+    if weights.shape[1] == 0:
+        return np.zeros(weights.shape[0])
+    return weights.mean(axis=1)
+
+
 def _sample(n: int, n_samples, random_state) -> np.ndarray:
     if n_samples is None or int(n_samples) >= n:
         return np.arange(n)

@@ -61,10 +61,9 @@ from mlfsbench.selectors._base import BaseMultiLabelSelector
 from mlfsbench.selectors._greedy import (
     check_discrete_features,
     column,
-    complete_ranking,
     greedy_forward,
+    greedy_outcome,
     n_greedy_steps,
-    selection_scores,
 )
 from mlfsbench.transformations.label_groups import LabelGroups
 from mlfsbench.transformations.lp import labelset_codes
@@ -131,9 +130,7 @@ class _JMISelector(BaseMultiLabelSelector):
         n_steps = n_greedy_steps(self.n_features_to_select, X.shape[1])
         selected, step_scores, relevance = jmi_forward(X, T, n_steps)
         self.relevance_ = relevance
-        self.n_selected_ = len(selected)
-        return (selection_scores(X.shape[1], selected, step_scores),
-                complete_ranking(selected, relevance))
+        return greedy_outcome(self, X.shape[1], selected, step_scores, relevance)
 
 
 _PARAMS_DOC = """
@@ -142,6 +139,10 @@ _PARAMS_DOC = """
         ranking then continues with the other features by relevance.
     random_state : int, RandomState or None
 """
+
+_EXAMPLE_DOC = """
+    >>> X = np.array([[0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 1, 1]] * 3)
+    >>> Y = np.column_stack([X[:, 0] ^ X[:, 1], X[:, 2]])"""
 
 _ATTRS_DOC = """
     ranking_ : ndarray of shape (n_features,)
@@ -166,16 +167,10 @@ class SingleJMI(_JMISelector):
     Attributes
     ----------{_ATTRS_DOC}
     Examples
-    --------
-    >>> X = np.array([[0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 1, 1]] * 3)
-    >>> Y = np.column_stack([X[:, 0] ^ X[:, 1], X[:, 2]])
+    --------{_EXAMPLE_DOC}
     >>> SingleJMI().fit(X, Y).ranking_.tolist()
     [2, 0, 1]
     """
-
-    def __init__(self, *, n_features_to_select=None, random_state=None):
-        super().__init__(n_features_to_select=n_features_to_select,
-                         random_state=random_state)
 
     def _targets(self, Y):
         return Y
@@ -193,16 +188,10 @@ class JointJMI(_JMISelector):
     Attributes
     ----------{_ATTRS_DOC}
     Examples
-    --------
-    >>> X = np.array([[0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 1, 1]] * 3)
-    >>> Y = np.column_stack([X[:, 0] ^ X[:, 1], X[:, 2]])
+    --------{_EXAMPLE_DOC}
     >>> JointJMI().fit(X, Y).ranking_.tolist()
     [2, 0, 1]
     """
-
-    def __init__(self, *, n_features_to_select=None, random_state=None):
-        super().__init__(n_features_to_select=n_features_to_select,
-                         random_state=random_state)
 
     def _targets(self, Y):
         return labelset_codes(Y)[0][:, None]
@@ -232,9 +221,7 @@ class GroupJMI(_JMISelector):
         The fitted output transformation (groups, NoC, medoids).
 
     Examples
-    --------
-    >>> X = np.array([[0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 1, 1]] * 3)
-    >>> Y = np.column_stack([X[:, 0] ^ X[:, 1], X[:, 2]])
+    --------{_EXAMPLE_DOC}
     >>> GroupJMI(groups=[[0], [1]], noc=2).fit(X, Y).ranking_.tolist()
     [2, 0, 1]
     """
@@ -274,9 +261,7 @@ class GroupJMIRand(GroupJMI):
     ----------{_ATTRS_DOC}    label_groups_ : LabelGroups
 
     Examples
-    --------
-    >>> X = np.array([[0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 1, 1]] * 3)
-    >>> Y = np.column_stack([X[:, 0] ^ X[:, 1], X[:, 2]])
+    --------{_EXAMPLE_DOC}
     >>> sel = GroupJMIRand(random_state=0).fit(X, Y)
     >>> sel.ranking_.tolist(), sel.label_groups_.noc_.tolist()
     ([2, 0, 1], [9, 7])

@@ -65,11 +65,10 @@ from mlfsbench.selectors._greedy import (
     check_discrete_features,
     column,
     column_entropies,
-    complete_ranking,
     greedy_forward,
+    greedy_outcome,
     label_pair_joint_mi,
     n_greedy_steps,
-    selection_scores,
 )
 
 _PARAMS_DOC = """
@@ -79,6 +78,10 @@ _PARAMS_DOC = """
     random_state : None
         Unused (deterministic); kept for the common interface.
 """
+
+_EXAMPLE_DOC = """
+    >>> X = np.array([[0, 0, 0], [0, 0, 1], [1, 1, 0], [1, 1, 1]])
+    >>> Y = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])"""
 
 _ATTRS_DOC = """
     ranking_ : ndarray of shape (n_features,)
@@ -106,10 +109,6 @@ def label_interaction(X, Y, mi, labels=None) -> np.ndarray:
 class _LeeGreedy(BaseMultiLabelSelector):
     input_kind = "discrete"
 
-    def __init__(self, *, n_features_to_select=None, random_state=None):
-        super().__init__(n_features_to_select=n_features_to_select,
-                         random_state=random_state)
-
     def _setup(self, X, Y, mi):  # pragma: no cover - abstract
         """Return ``(criterion, update)`` for :func:`greedy_forward`."""
         raise NotImplementedError
@@ -122,9 +121,8 @@ class _LeeGreedy(BaseMultiLabelSelector):
         n_steps = n_greedy_steps(self.n_features_to_select, X.shape[1])
         selected, step_scores = greedy_forward(
             X.shape[1], n_steps, criterion, update, trace=trace)
-        self.n_selected_ = len(selected)
-        return (selection_scores(X.shape[1], selected, step_scores),
-                complete_ranking(selected, self.relevance_))
+        return greedy_outcome(self, X.shape[1], selected, step_scores,
+                              self.relevance_)
 
 
 @register("selector", "ami")
@@ -139,9 +137,7 @@ class AMI(_LeeGreedy):
     Attributes
     ----------{_ATTRS_DOC}
     Examples
-    --------
-    >>> X = np.array([[0, 0, 0], [0, 0, 1], [1, 1, 0], [1, 1, 1]])
-    >>> Y = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
+    --------{_EXAMPLE_DOC}
     >>> sel = AMI().fit(X, Y)
     >>> sel.ranking_.tolist(), sel.scores_.tolist()
     ([0, 2, 1], [1.0, 0.0, 1.0])
@@ -170,9 +166,7 @@ class PMU(_LeeGreedy):
         ``sum_(i<j) I(f; l_i; l_j)``.
 
     Examples
-    --------
-    >>> X = np.array([[0, 0, 0], [0, 0, 1], [1, 1, 0], [1, 1, 1]])
-    >>> Y = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
+    --------{_EXAMPLE_DOC}
     >>> sel = PMU().fit(X, Y)
     >>> sel.ranking_.tolist(), sel.scores_.tolist()
     ([0, 2, 1], [1.0, 0.0, 1.0])
@@ -204,9 +198,7 @@ class SCLS(_LeeGreedy):
         ``H(f)`` in bits.
 
     Examples
-    --------
-    >>> X = np.array([[0, 0, 0], [0, 0, 1], [1, 1, 0], [1, 1, 1]])
-    >>> Y = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
+    --------{_EXAMPLE_DOC}
     >>> sel = SCLS().fit(X, Y)
     >>> sel.ranking_.tolist(), sel.scores_.tolist()
     ([0, 2, 1], [1.0, 0.0, 1.0])

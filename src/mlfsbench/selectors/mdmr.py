@@ -30,7 +30,12 @@ from mlfsbench.infotheory import (
 )
 from mlfsbench.registry import register
 from mlfsbench.selectors._greedy import column
-from mlfsbench.selectors.lee import _ATTRS_DOC, _PARAMS_DOC, _LeeGreedy
+from mlfsbench.selectors.lee import (
+    _ATTRS_DOC,
+    _EXAMPLE_DOC,
+    _PARAMS_DOC,
+    _LeeGreedy,
+)
 
 
 @register("selector", "mdmr")
@@ -46,9 +51,7 @@ class MDMR(_LeeGreedy):
     ----------{_ATTRS_DOC}
     Examples
     --------
-    >>> import numpy as np
-    >>> X = np.array([[0, 0, 0], [0, 0, 1], [1, 1, 0], [1, 1, 1]])
-    >>> Y = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
+    >>> import numpy as np{_EXAMPLE_DOC}
     >>> sel = MDMR().fit(X, Y)
     >>> sel.ranking_.tolist(), sel.scores_.tolist()
     ([0, 2, 1], [1.0, 1.0, 2.0])

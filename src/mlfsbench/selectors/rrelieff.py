@@ -24,8 +24,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from mlfsbench.registry import register
-from mlfsbench.selectors._base import BaseMultiLabelSelector, rank_scores
-from mlfsbench.selectors._relief import rrelieff_scores
+from mlfsbench.selectors._base import BaseMultiLabelSelector
+from mlfsbench.selectors._relief import mean_over_columns, rrelieff_scores
 
 
 def check_target_matrix(Y) -> np.ndarray:
@@ -84,21 +84,13 @@ class RReliefF(BaseMultiLabelSelector):
         self.sigma = sigma
         self.n_samples = n_samples
 
-    def fit(self, X, Y):
+    def _check_targets(self, Y) -> np.ndarray:
+        return check_target_matrix(Y)
+
+    def _fit(self, X, Y):
         """Score the features of ``X`` against continuous targets ``Y``."""
-        Y = check_target_matrix(Y)
-        if X.shape[0] != Y.shape[0]:
-            raise ValueError(f"X has {X.shape[0]} samples but Y has {Y.shape[0]}")
-        self.n_features_in_ = X.shape[1]
         self.weights_ = rrelieff_scores(
             X, Y, n_neighbors=self.n_neighbors, sigma=self.sigma,
             n_samples=self.n_samples, random_state=self.random_state,
         )
-        scores = (self.weights_.mean(axis=1) if self.weights_.shape[1]
-                  else np.zeros(X.shape[1]))
-        self.scores_ = np.asarray(scores, dtype=float)
-        self.ranking_ = rank_scores(self.scores_)
-        return self
-
-    def _fit(self, X, Y):  # pragma: no cover - fit is overridden
-        raise NotImplementedError
+        return mean_over_columns(self.weights_)

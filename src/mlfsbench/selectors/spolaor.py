@@ -43,7 +43,7 @@ from mlfsbench.infotheory import check_codes, mutual_information_matrix
 from mlfsbench.mdl import mdl_information_gain
 from mlfsbench.registry import register
 from mlfsbench.selectors._base import BaseMultiLabelSelector
-from mlfsbench.selectors._relief import relieff_scores
+from mlfsbench.selectors._relief import mean_over_columns, relieff_scores
 from mlfsbench.transformations.br import BinaryRelevance
 from mlfsbench.transformations.lp import LabelPowerset
 
@@ -90,9 +90,53 @@ _THRESHOLD_DOC = """threshold : float or None, default=0.01
 class _SpolaorBase(ThresholdSelectorMixin, BaseMultiLabelSelector):
     input_kind = "continuous"
 
+    def _label_powerset(self, Y) -> np.ndarray:
+        """LP class codes of ``Y``; sets ``n_classes_`` (distinct labelsets)."""
+        classes = LabelPowerset().fit_transform(Y)
+        self.n_classes_ = int(classes.max()) + 1 if classes.size else 0
+        return classes
+
+
+class _InformationGainBase(_SpolaorBase):
+    """Parameters shared by IG-BR and IG-LP."""
+
+    def __init__(self, *, threshold=0.01, discretization="mdl",
+                 better_encoding=False, n_features_to_select=None,
+                 random_state=None):
+        super().__init__(
+            n_features_to_select=n_features_to_select, random_state=random_state
+        )
+        self.threshold = threshold
+        self.discretization = discretization
+        self.better_encoding = better_encoding
+
+    def _information_gain(self, X, targets):
+        return _information_gain(
+            X, targets, self.discretization, self.better_encoding
+        )
+
+
+class _ReliefFBase(_SpolaorBase):
+    """Parameters shared by RF-BR and RF-LP."""
+
+    def __init__(self, *, threshold=0.01, n_neighbors=10, n_samples=None,
+                 n_features_to_select=None, random_state=None):
+        super().__init__(
+            n_features_to_select=n_features_to_select, random_state=random_state
+        )
+        self.threshold = threshold
+        self.n_neighbors = n_neighbors
+        self.n_samples = n_samples
+
+    def _relieff(self, X, classes):
+        return relieff_scores(
+            _check_continuous(X), classes, n_neighbors=self.n_neighbors,
+            n_samples=self.n_samples, random_state=self.random_state,
+        )
+
 
 @register("selector", "ig-br")
-class InformationGainBR(_SpolaorBase):
+class InformationGainBR(_InformationGainBase):
     """IG-BR: information gain per BR label, averaged (Spolaôr et al. 2013).
 
     Parameters
@@ -131,28 +175,13 @@ class InformationGainBR(_SpolaorBase):
     50.0
     """
 
-    def __init__(self, *, threshold=0.01, discretization="mdl",
-                 better_encoding=False, n_features_to_select=None,
-                 random_state=None):
-        super().__init__(
-            n_features_to_select=n_features_to_select, random_state=random_state
-        )
-        self.threshold = threshold
-        self.discretization = discretization
-        self.better_encoding = better_encoding
-
     def _fit(self, X, Y):
-        targets = BinaryRelevance().fit_transform(Y)
-        self.ig_ = _information_gain(
-            X, targets, self.discretization, self.better_encoding
-        )
-        if self.ig_.shape[1] == 0:
-            return np.zeros(self.ig_.shape[0])
-        return self.ig_.mean(axis=1)
+        self.ig_ = self._information_gain(X, BinaryRelevance().fit_transform(Y))
+        return mean_over_columns(self.ig_)
 
 
 @register("selector", "ig-lp")
-class InformationGainLP(_SpolaorBase):
+class InformationGainLP(_InformationGainBase):
     """IG-LP: information gain with the label-powerset class.
 
     Parameters
@@ -187,23 +216,8 @@ class InformationGainLP(_SpolaorBase):
     ([2.0, 1.0], 4)
     """
 
-    def __init__(self, *, threshold=0.01, discretization="mdl",
-                 better_encoding=False, n_features_to_select=None,
-                 random_state=None):
-        super().__init__(
-            n_features_to_select=n_features_to_select, random_state=random_state
-        )
-        self.threshold = threshold
-        self.discretization = discretization
-        self.better_encoding = better_encoding
-
     def _fit(self, X, Y):
-        classes = LabelPowerset().fit_transform(Y)
-        self.n_classes_ = int(classes.max()) + 1 if classes.size else 0
-        ig = _information_gain(
-            X, classes[:, None], self.discretization, self.better_encoding
-        )
-        return ig[:, 0]
+        return self._information_gain(X, self._label_powerset(Y)[:, None])[:, 0]
 
 
 def _check_continuous(X):
@@ -215,7 +229,7 @@ def _check_continuous(X):
 
 
 @register("selector", "rf-br")
-class ReliefFBR(_SpolaorBase):
+class ReliefFBR(_ReliefFBase):
     """RF-BR: ReliefF per BR label, averaged (Spolaôr et al. 2013).
 
     The distances are shared by all labels, so the neighbours of every
@@ -253,29 +267,13 @@ class ReliefFBR(_SpolaorBase):
     [0, 1]
     """
 
-    def __init__(self, *, threshold=0.01, n_neighbors=10, n_samples=None,
-                 n_features_to_select=None, random_state=None):
-        super().__init__(
-            n_features_to_select=n_features_to_select, random_state=random_state
-        )
-        self.threshold = threshold
-        self.n_neighbors = n_neighbors
-        self.n_samples = n_samples
-
     def _fit(self, X, Y):
-        X = _check_continuous(X)
-        targets = BinaryRelevance().fit_transform(Y)
-        self.relief_ = relieff_scores(
-            X, targets, n_neighbors=self.n_neighbors, n_samples=self.n_samples,
-            random_state=self.random_state,
-        )
-        if self.relief_.shape[1] == 0:
-            return np.zeros(self.relief_.shape[0])
-        return self.relief_.mean(axis=1)
+        self.relief_ = self._relieff(X, BinaryRelevance().fit_transform(Y))
+        return mean_over_columns(self.relief_)
 
 
 @register("selector", "rf-lp")
-class ReliefFLP(_SpolaorBase):
+class ReliefFLP(_ReliefFBase):
     """RF-LP: ReliefF with the label-powerset class (Spolaôr et al. 2013).
 
     Misses come from every other labelset class, weighted by
@@ -309,20 +307,5 @@ class ReliefFLP(_SpolaorBase):
     [1, 0]
     """
 
-    def __init__(self, *, threshold=0.01, n_neighbors=10, n_samples=None,
-                 n_features_to_select=None, random_state=None):
-        super().__init__(
-            n_features_to_select=n_features_to_select, random_state=random_state
-        )
-        self.threshold = threshold
-        self.n_neighbors = n_neighbors
-        self.n_samples = n_samples
-
     def _fit(self, X, Y):
-        X = _check_continuous(X)
-        classes = LabelPowerset().fit_transform(Y)
-        self.n_classes_ = int(classes.max()) + 1 if classes.size else 0
-        return relieff_scores(
-            X, classes, n_neighbors=self.n_neighbors, n_samples=self.n_samples,
-            random_state=self.random_state,
-        )[:, 0]
+        return self._relieff(X, self._label_powerset(Y))[:, 0]
