@@ -17,6 +17,7 @@ from mlfsbench.config import (
 )
 from mlfsbench.data import read_datasets_table
 from mlfsbench.metrics import METRICS
+from mlfsbench.report import GREATER_IS_BETTER
 from mlfsbench.split import n_folds
 
 load_experiment_files(config)
@@ -26,6 +27,12 @@ TABLE = {spec.name: spec for spec in read_datasets_table(config["datasets_table"
 EXPERIMENTS = config["experiments"]
 for _name, _experiment in EXPERIMENTS.items():
     check_experiment(_name, _experiment, TABLE)
+    for _metric in _experiment.get("stats", {}).get("metrics", []):
+        if _metric not in GREATER_IS_BETTER:
+            raise ValueError(
+                f"experiment {_name!r}: unknown stats metric {_metric!r} "
+                f"(known: {', '.join(sorted(GREATER_IS_BETTER))})"
+            )
 
 SELECTORS = {
     e: {method_id(s): s for s in x["selectors"]} for e, x in EXPERIMENTS.items()
@@ -56,7 +63,7 @@ wildcard_constraints:
     classifier=_alternatives(c for x in CLASSIFIERS.values() for c in x),
     transform=_alternatives(t for x in TRANSFORMS.values() for t in x) or "none",
     disc=r"(equal-width|equal-frequency)-\d+",
-    metric=_alternatives(METRICS),
+    metric=_alternatives(GREATER_IS_BETTER),
     file=_alternatives(RAW_FILES),
 
 
@@ -85,6 +92,11 @@ def raw_inputs(wildcards):
     if "xml" in roles:
         out["xml"] = raw.format(dataset=wildcards.dataset, file="labels.xml")
     return out
+
+
+def dataset_targets(wildcards):
+    """Number of real-valued targets (multi-target data) or None."""
+    return TABLE[wildcards.dataset].targets
 
 
 # --------------------------------------------------------------------- split

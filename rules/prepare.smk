@@ -18,5 +18,6 @@ rule prepare:
     params:
         nominal=config["prepare"]["nominal"],
         missing=config["prepare"]["missing"],
+        targets=dataset_targets,
     script:
         "../scripts/prepare.py"

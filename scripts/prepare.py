@@ -4,8 +4,9 @@ from mlfsbench.logutil import log_to
 from mlfsbench.pipeline import prepare
 
 
-def main(arff, xml, out, stats, name, nominal, missing):
-    prepare(arff, xml, out, stats, name=name, nominal=nominal, missing=missing)
+def main(arff, xml, out, stats, name, nominal, missing, targets):
+    prepare(arff, xml, out, stats, name=name, nominal=nominal, missing=missing,
+            targets=targets)
 
 
 if __name__ == "__main__":
@@ -13,4 +14,4 @@ if __name__ == "__main__":
     with log_to(smk.log[0]):
         main(list(smk.input.arff), smk.input.get("xml"), smk.output.data,
              smk.output.stats, smk.wildcards.dataset, smk.params.nominal,
-             smk.params.missing)
+             smk.params.missing, smk.params.targets)

@@ -355,3 +355,11 @@ def test_copy_of_shared_file_loads_identically(tmp_path, shared_datasets):
     b = load_mulan(folder / "emotions.arff", folder / "emotions.xml")
     assert a.name == "x"
     np.testing.assert_array_equal(a.X, b.X)
+
+
+def test_multi_target_atp1d_targets_are_the_last_six(shared_datasets):
+    ds = load_mulan(shared_datasets / "multi-target" / "atp1d.arff", targets=-6)
+    assert ds.X.shape == (337, 411) and ds.Y.shape == (337, 6)
+    assert ds.is_regression and ds.Y.dtype == np.float64
+    assert ds.label_names[0] == "LBL+ALLminpA+fut_001"
+    assert not any(name.startswith("LBL+") for name in ds.feature_names)

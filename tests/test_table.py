@@ -46,9 +46,15 @@ def _url(name):
 def test_shipped_table_matches_manifest(shared_datasets):
     specs = read_datasets_table(TABLE)
     assert [s.name for s in specs] == ["bibtex", "emotions", "enron", "genbase",
-                                       "medical", "scene", "yeast"]
+                                       "medical", "scene", "yeast", "atp1d"]
     manifest = _manifest(shared_datasets)
+    # The multi-target dataset: one whole file, its last 6 attributes targets.
+    atp1d = specs.pop()
+    assert atp1d.targets == -6 and list(atp1d.files()) == ["arff"]
+    assert atp1d.arff_url == PUBLIC_BASE + "multi-target/atp1d.arff"
+    assert atp1d.arff_sha256 == manifest["data/multi-target/atp1d.arff"]
     for spec in specs:
+        assert spec.targets is None
         assert spec.arff_url is None and spec.arff_sha256 is None
         files = spec.files()
         assert list(files) == ["train", "test", "xml"]

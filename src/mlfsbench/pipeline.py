@@ -44,7 +44,7 @@ from mlfsbench._io import save_npz, write_json, write_text
 from mlfsbench.data import Dataset, dataset_statistics, load_mulan
 from mlfsbench.discretize import make_discretizer
 from mlfsbench.metrics import evaluate as evaluate_metrics
-from mlfsbench.metrics import feature_reduction
+from mlfsbench.metrics import feature_reduction, rrmse
 from mlfsbench.split import make_splits
 
 log = logging.getLogger(__name__)
@@ -55,10 +55,16 @@ PathLike = str | os.PathLike
 # --------------------------------------------------------------------- prepare
 def prepare(arff_paths: Sequence[PathLike], xml: PathLike | None, out: PathLike,
             stats_out: PathLike | None = None, *, name: str,
-            nominal: str = "onehot", missing: str = "impute") -> Dataset:
-    """Parse raw ARFF (+ XML) into a prepared dataset and its statistics."""
+            nominal: str = "onehot", missing: str = "impute",
+            targets: int | None = None) -> Dataset:
+    """Parse raw ARFF (+ XML) into a prepared dataset and its statistics.
+
+    ``targets`` marks multi-target regression data (see
+    :func:`mlfsbench.data.load_mulan`).
+    """
     ds = load_mulan(list(arff_paths), xml, name=name, nominal=nominal,
-                    missing="reject" if missing == "reject" else "keep")
+                    missing="reject" if missing == "reject" else "keep",
+                    targets=targets)
     ds.save(out)
     if stats_out is not None:
         write_json(stats_out, {"dataset": name, **dataset_statistics(ds)})
@@ -71,7 +77,14 @@ def prepare(arff_paths: Sequence[PathLike], xml: PathLike | None, out: PathLike,
 def split(dataset: PathLike, spec: dict[str, Any], out: PathLike) -> None:
     """Write the folds of ``spec`` for a prepared dataset."""
     ds = Dataset.load(dataset)
-    folds = make_splits(spec, ds.Y, ds.is_test)
+    Y = ds.Y
+    if ds.is_regression:
+        # Iterative stratification needs labels; real targets split at random
+        # (the random split depends on the number of rows and the seed only).
+        Y = np.zeros((ds.n_samples, 1), dtype=np.uint8)
+        if spec.get("type") != "given":
+            spec = {**spec, "stratify": False}
+    folds = make_splits(spec, Y, ds.is_test)
     arrays = {}
     for i, (train, test) in enumerate(folds):
         arrays[f"train_{i}"] = np.asarray(train, dtype=np.int64)
@@ -283,9 +296,10 @@ def classify(dataset: PathLike, split_file: PathLike, fold: int,
         raise ValueError(f"{selection}: no feature count of the grid {list(grid)} "
                          f"fits {X_train.shape[1]} features")
     n_test, n_labels = len(test), ds.Y.shape[1]
+    dtype = np.float64 if ds.is_regression else np.uint8
     preds, scores = [], []
     for _, k in sizes:
-        Y_pred = np.zeros((n_test, n_labels), dtype=np.uint8)
+        Y_pred = np.zeros((n_test, n_labels), dtype=dtype)
         Y_score = np.zeros((n_test, n_labels), dtype=float)
         for labels, ranking in parts:
             cols = np.sort(ranking[:k])
@@ -294,14 +308,15 @@ def classify(dataset: PathLike, split_file: PathLike, fold: int,
                                     random_state=seed)
             model.fit(X_train[:, cols], ds.Y[train][:, target])
             Y_pred[:, target] = np.asarray(model.predict(X_test[:, cols]),
-                                           dtype=np.uint8)
+                                           dtype=dtype)
             Y_score[:, target] = np.asarray(model.predict_proba(X_test[:, cols]),
                                             dtype=float)
         preds.append(Y_pred)
         scores.append(Y_score)
     save_npz(out, labels=np.array([label for label, _ in sizes]),
              n_used=np.array([k for _, k in sizes]), n_total=np.array(X_train.shape[1]),
-             Y_pred=np.stack(preds), Y_score=np.stack(scores), test=test)
+             Y_pred=np.stack(preds), Y_score=np.stack(scores), test=test,
+             train_mean=np.asarray(ds.Y[train], dtype=float).mean(axis=0))
 
 
 # -------------------------------------------------------------------- evaluate
@@ -319,7 +334,11 @@ def evaluate(dataset: PathLike, predictions: PathLike, out: PathLike, *,
         Y_true = ds.Y[z["test"]]
         n_total = int(z["n_total"])
         for i, label in enumerate(z["labels"].tolist()):
-            values = evaluate_metrics(Y_true, z["Y_pred"][i], z["Y_score"][i])
+            if ds.is_regression:  # multi-target regression (Sechidis 2019, §5)
+                values = {"rrmse": float(rrmse(Y_true, z["Y_pred"][i],
+                                               train_mean=z["train_mean"]))}
+            else:
+                values = evaluate_metrics(Y_true, z["Y_pred"][i], z["Y_score"][i])
             values["feature_reduction"] = float(
                 feature_reduction(int(z["n_used"][i]), n_total))
             for metric, value in values.items():

@@ -33,6 +33,9 @@ from mlfsbench.stats import compare_methods, critical_difference_diagram
 
 PathLike = str | os.PathLike
 BASELINE = "all-features"
+#: Whether a larger value is better, for every measure the evaluate stage writes.
+GREATER_IS_BETTER = {name: info["greater_is_better"] for name, info in METRICS.items()}
+GREATER_IS_BETTER.update(rrmse=False, feature_reduction=True)
 
 
 def _method_names(summary: pd.DataFrame, selector=None) -> pd.Series:
@@ -91,7 +94,7 @@ def mean_rank_table(summary: pd.DataFrame, metric: str) -> pd.DataFrame:
                    & ~summary["n_features"].astype(str).isin(["all", "selected"])
                    ].copy()
     data["method"] = _method_names(data)
-    ascending = not METRICS[metric]["greater_is_better"]
+    ascending = not GREATER_IS_BETTER[metric]
     data["rank"] = data.groupby(["dataset", "n_features"])["mean"].rank(
         ascending=ascending, method="average")
     table = data.pivot_table(index="dataset", columns="method", values="rank",
@@ -112,7 +115,7 @@ def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean
         higher = False
     else:
         table = method_table(summary, metric, n_features)
-        higher = METRICS[metric]["greater_is_better"]
+        higher = GREATER_IS_BETTER[metric]
     table = table.dropna(axis=0, how="any")
     out: dict[str, Any] = {"metric": metric, "n_features": n_features,
                            "table": {c: table[c].to_dict() for c in table.columns}}

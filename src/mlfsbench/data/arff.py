@@ -293,12 +293,33 @@ def _meka_label_indices(relation: str, d: int, source: str) -> list[int]:
             f"{source}: no label XML given and the relation name has no MEKA "
             f"'-C n' option; cannot tell which attributes are labels"
         )
-    c = int(match.group(1))
+    return _count_indices(int(match.group(1)), d, source)
+
+
+def _count_indices(c: int, d: int, source: str) -> list[int]:
+    """The first ``c`` (``c > 0``) or last ``|c|`` (``c < 0``) of ``d`` attributes."""
     if c == 0 or abs(c) >= d:
         raise DataFormatError(
             f"{source}: MEKA option '-C {c}' does not fit {d} attributes"
         )
     return list(range(c)) if c > 0 else list(range(d + c, d))
+
+
+def _target_matrix(raw: _RawArff, target_idx: list[int]) -> np.ndarray:
+    """Dense ``float64`` matrix of real-valued targets (no missing values)."""
+    values = _dense_columns(raw.R, target_idx).astype(np.float64)
+    for k, j in enumerate(target_idx):
+        if raw.attributes[j].kind != "numeric":
+            raise DataFormatError(
+                f"{raw.source}: target {raw.attributes[j].name!r} is not numeric"
+            )
+        missing = np.flatnonzero(np.isnan(values[:, k]))
+        if missing.size:
+            raise DataFormatError(
+                f"{raw.source}: target {raw.attributes[j].name!r} is missing in "
+                f"{missing.size} instance(s) (first: instance {missing[0] + 1})"
+            )
+    return values
 
 
 def _xml_label_indices(raw: _RawArff, names: list[str], xml: PathLike) -> list[int]:
@@ -527,6 +548,7 @@ def load_mulan(
     nominal: str = "onehot",
     missing: str = "keep",
     drop_identifiers: bool = True,
+    targets: int | None = None,
 ) -> Dataset:
     """Load a Mulan multi-label dataset from ARFF (and its label XML).
 
@@ -551,6 +573,11 @@ def load_mulan(
     drop_identifiers : bool
         Drop nominal/string attributes with one distinct value per instance
         (with a warning).
+    targets : int, optional
+        Multi-target regression data (e.g. atp1d): the number of real-valued
+        target attributes in MEKA's convention (``n > 0`` the first ``n``,
+        ``n < 0`` the last ``|n|``); ``Y`` is then ``float64`` and ``xml`` is
+        not used.
 
     Returns
     -------
@@ -583,12 +610,17 @@ def load_mulan(
     raws = [_read_arff(p) for p in paths]
     _check_same_header(raws)
     first = raws[0]
-    if xml is not None:
-        label_idx = _xml_label_indices(first, parse_label_xml(xml), xml)
+    if targets is not None:
+        label_idx = _count_indices(int(targets), len(first.attributes),
+                                   first.source)
+        Y = np.vstack([_target_matrix(raw, label_idx) for raw in raws])
     else:
-        label_idx = _meka_label_indices(first.relation, len(first.attributes),
-                                        first.source)
-    Y = np.vstack([_label_matrix(raw, label_idx) for raw in raws])
+        if xml is not None:
+            label_idx = _xml_label_indices(first, parse_label_xml(xml), xml)
+        else:
+            label_idx = _meka_label_indices(first.relation, len(first.attributes),
+                                            first.source)
+        Y = np.vstack([_label_matrix(raw, label_idx) for raw in raws])
     data = _concatenate(raws)
 
     labels = set(label_idx)

@@ -2,7 +2,8 @@
 
 ``X`` is a dense ``float64`` array or a ``scipy.sparse.csr_matrix`` (sparse
 ARFF stays sparse); missing values are ``NaN``. ``Y`` is a dense ``uint8``
-0/1 matrix. ``is_test`` marks the instances that came from a given test file
+0/1 matrix, or ``float64`` real-valued targets for multi-target regression
+data (:attr:`Dataset.is_regression`). ``is_test`` marks the instances that came from a given test file
 (all ``False`` when the dataset was one file).
 """
 
@@ -49,6 +50,11 @@ class Dataset:
         return self.X.shape[0]
 
     @property
+    def is_regression(self) -> bool:
+        """Real-valued targets (multi-target regression) rather than labels."""
+        return self.Y.dtype.kind == "f"
+
+    @property
     def is_sparse(self) -> bool:
         return sp.issparse(self.X)
 
@@ -60,7 +66,7 @@ class Dataset:
         """Atomically write the dataset to an ``.npz`` file."""
         arrays = dict(
             name=np.array(self.name),
-            Y=self.Y.astype(np.uint8),
+            Y=self.Y if self.is_regression else self.Y.astype(np.uint8),
             feature_names=np.array(self.feature_names, dtype=str),
             label_names=np.array(self.label_names, dtype=str),
             feature_types=np.array(self.feature_types, dtype=str),

@@ -36,6 +36,10 @@ def dataset_statistics(ds: Dataset) -> dict:
     """
     Y = np.asarray(ds.Y)
     n, q = Y.shape
+    if ds.is_regression:  # real-valued targets: no label statistics
+        return {"instances": int(n), "features": int(ds.X.shape[1]),
+                "labels": int(q), "cardinality": float("nan"),
+                "density": float("nan"), "distinct_labelsets": None}
     cardinality = float(Y.sum(dtype=np.int64) / n) if n else float("nan")
     density = cardinality / q if q else float("nan")
     distinct = int(np.unique(Y, axis=0).shape[0]) if n else 0

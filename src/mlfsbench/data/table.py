@@ -20,6 +20,7 @@ import yaml
 
 COLUMNS = ("name", "arff_url", "arff_sha256", "train_url", "train_sha256",
            "test_url", "test_sha256", "xml_url", "xml_sha256")
+OPTIONAL_COLUMNS = ("targets",)
 ROLES = ("arff", "train", "test", "xml")
 DEFAULT_SCHEMA = (Path(__file__).resolve().parents[3] / "config" / "schemas"
                   / "datasets.schema.yaml")
@@ -38,6 +39,14 @@ class DatasetSpec:
     test_sha256: str | None = None
     xml_url: str | None = None
     xml_sha256: str | None = None
+    targets: int | None = None
+    """Multi-target regression: the number of real-valued target attributes,
+    MEKA's convention (``n > 0``: the first ``n`` attributes, ``n < 0``: the
+    last ``|n|``); ``None`` for a multi-label dataset (labels from the XML)."""
+
+    def __post_init__(self):
+        if isinstance(self.targets, str):
+            object.__setattr__(self, "targets", int(self.targets))
 
     def files(self) -> dict[str, tuple[str, str]]:
         """``role -> (url, sha256)`` for the roles present, in the order
@@ -93,18 +102,21 @@ def _read_rows(path: Path) -> list[tuple[int, dict[str, str]]]:
         raise ValueError(f"{path}: empty datasets table (no header)")
     reader = csv.reader([line for _, line in lines], delimiter="\t")
     header = next(reader)
-    if tuple(header) != COLUMNS:
+    columns = tuple(header)
+    if columns[:len(COLUMNS)] != COLUMNS or not set(
+            columns[len(COLUMNS):]) <= set(OPTIONAL_COLUMNS):
         raise ValueError(
             f"{path}: header must be the tab-separated columns {', '.join(COLUMNS)}"
+            f" (optionally followed by {', '.join(OPTIONAL_COLUMNS)})"
             f"; got {', '.join(header)}"
         )
     rows = []
     for (lineno, _), cells in zip(lines[1:], reader, strict=True):
-        if len(cells) != len(COLUMNS):
+        if len(cells) != len(columns):
             raise ValueError(
-                f"{path}: line {lineno}: {len(cells)} cells, expected {len(COLUMNS)}"
+                f"{path}: line {lineno}: {len(cells)} cells, expected {len(columns)}"
             )
-        rows.append((lineno, dict(zip(COLUMNS, cells, strict=True))))
+        rows.append((lineno, dict(zip(columns, cells, strict=True))))
     return rows
 
 
