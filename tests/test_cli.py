@@ -105,3 +105,12 @@ def test_unknown_method_is_a_clear_error(capsys, emotions):
 def test_parse_params_rejects_bad_items():
     with pytest.raises(ValueError, match="key=value"):
         parse_params(["k"])
+
+
+def test_select_multi_target_with_rrelieff(capsys, shared_datasets):
+    arff = shared_datasets / "multi-target" / "atp1d.arff"
+    out = run_json(capsys, ["select", str(arff), "--targets", "-6", "--method",
+                            "rrelieff", "--n-features", "3", "--json"])
+    assert len(out["features"]) == 3
+    assert not any(f.startswith("LBL+") for f in out["features"])
+    assert out["scores"] == sorted(out["scores"], reverse=True)

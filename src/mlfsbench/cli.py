@@ -48,7 +48,8 @@ def _print(obj: Any, as_json: bool) -> None:
 def cmd_describe(args) -> int:
     from mlfsbench.data import dataset_statistics, load_mulan
 
-    ds = load_mulan(args.arff, args.xml, name=args.name, nominal=args.nominal)
+    ds = load_mulan(args.arff, args.xml, name=args.name, nominal=args.nominal,
+                    targets=args.targets)
     stats = {"dataset": ds.name, **dataset_statistics(ds)}
     _print(stats, args.json)
     return 0
@@ -59,7 +60,8 @@ def cmd_select(args) -> int:
     from mlfsbench.discretize import make_discretizer
     from mlfsbench.pipeline import fold_data
 
-    ds = load_mulan(args.arff, args.xml, name=args.name, nominal=args.nominal)
+    ds = load_mulan(args.arff, args.xml, name=args.name, nominal=args.nominal,
+                    targets=args.targets)
     params = parse_params(args.param)
     selector = registry.create("selector", args.method, params,
                                random_state=args.seed)
@@ -94,7 +96,7 @@ def cmd_evaluate(args) -> int:
     from mlfsbench.pipeline import fold_data
 
     ds = load_mulan([args.train, args.test], args.xml, name=args.name,
-                    nominal=args.nominal)
+                    nominal=args.nominal, targets=args.targets)
     train = np.flatnonzero(~ds.is_test)
     test = np.flatnonzero(ds.is_test)
     X_train, X_test = fold_data(ds, train, test)
@@ -182,6 +184,9 @@ def _data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--xml", help="Mulan label XML (authoritative label names)")
     p.add_argument("--name", help="dataset name (default: from the file name)")
     p.add_argument("--nominal", choices=["onehot", "ordinal"], default="onehot")
+    p.add_argument("--targets", type=int, default=None, metavar="N",
+                   help="multi-target regression data: N real-valued targets "
+                        "(MEKA convention: first N, or last |N| if negative)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
