@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -29,6 +30,12 @@ def test_live_snakemake_detected_by_cwd(tmp_path):
     fake.chmod(0o755)
     proc = subprocess.Popen([str(fake)], cwd=tmp_path)
     try:
+        # Right after fork the child still shows the parent's command line:
+        # wait (at most 10 s) until it has exec'd the fake snakemake.
+        deadline = time.monotonic() + 10
+        while (proc.pid not in live_snakemake_pids(tmp_path)
+               and time.monotonic() < deadline):
+            time.sleep(0.05)
         assert proc.pid in live_snakemake_pids(tmp_path)
         assert proc.pid not in live_snakemake_pids(tmp_path / "..")
         (tmp_path / "Snakefile").write_text("")
