@@ -124,3 +124,22 @@ def test_dataset_params_are_checked_and_change_the_id():
     entry["dataset_params"] = {"yeast": {"k": 7}}
     with pytest.raises(ValueError, match="yeast"):
         check_experiment("x", experiment, table)
+
+
+def test_registry_imports_only_the_kind_asked_for():
+    """A classify job must not pay for importing every selector module."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from mlfsbench import registry; "
+        "registry.get('classifier', 'mlknn'); "
+        "print(any(m.startswith('mlfsbench.selectors.') and m != "
+        "'mlfsbench.selectors._base' for m in sys.modules)); "
+        "registry.get('selector', 'mim-br'); "
+        "print('mlfsbench.selectors.mim' in sys.modules or "
+        "any(m.startswith('mlfsbench.selectors.') for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                         text=True, check=True).stdout.split()
+    assert out == ["False", "True"]

@@ -42,7 +42,6 @@ import scipy.sparse as sp
 from mlfsbench import registry
 from mlfsbench._io import save_npz, write_json, write_text
 from mlfsbench.data import Dataset, dataset_statistics, load_mulan
-from mlfsbench.discretize import make_discretizer
 from mlfsbench.metrics import evaluate as evaluate_metrics
 from mlfsbench.metrics import feature_reduction, rrmse
 from mlfsbench.split import make_splits
@@ -129,6 +128,8 @@ def discretize(dataset: PathLike, split_file: PathLike, fold: int, out: PathLike
     ds = Dataset.load(dataset)
     train, test = load_fold(split_file, fold)
     X_train, X_test = fold_data(ds, train, test)
+    from mlfsbench.discretize import make_discretizer  # sklearn: import on use
+
     disc = make_discretizer(strategy, bins).fit(X_train)
     save_npz(out, X_train=disc.transform(X_train), X_test=disc.transform(X_test))
 

@@ -23,15 +23,16 @@ from typing import Any
 KINDS = ("transformation", "selector", "classifier")
 _NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _REGISTRY: dict[str, dict[str, type]] = {kind: {} for kind in KINDS}
-# Packages whose modules register the built-in estimators: every module in
-# them is imported on first use of the registry, so a new estimator module
-# needs no import line anywhere else.
-_BUILTIN_PACKAGES = (
-    "mlfsbench.selectors",
-    "mlfsbench.classifiers",
-    "mlfsbench.transformations",
-)
-_loaded = False
+# The package whose modules register the built-in estimators of each kind:
+# every module in it is imported on first use of that kind, so a new
+# estimator module needs no import line anywhere else, and a job that only
+# needs a classifier does not pay for importing every selector.
+_BUILTIN_PACKAGES = {
+    "transformation": "mlfsbench.transformations",
+    "selector": "mlfsbench.selectors",
+    "classifier": "mlfsbench.classifiers",
+}
+_loaded: set[str] = set()
 
 
 def register(kind: str, name: str):
@@ -52,18 +53,13 @@ def register(kind: str, name: str):
     return decorator
 
 
-def _load_builtins() -> None:
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    for package in _BUILTIN_PACKAGES:
-        try:
-            pkg = importlib.import_module(package)
-        except ModuleNotFoundError as exc:  # optional sub-package not written yet
-            if exc.name != package:
-                raise
+def _load_builtins(kind: str | None = None) -> None:
+    for k in KINDS if kind is None else (kind,):
+        if k in _loaded or k not in _BUILTIN_PACKAGES:
             continue
+        _loaded.add(k)
+        package = _BUILTIN_PACKAGES[k]
+        pkg = importlib.import_module(package)
         for info in pkgutil.iter_modules(pkg.__path__):
             if not info.name.startswith("_"):
                 importlib.import_module(f"{package}.{info.name}")
@@ -71,13 +67,15 @@ def _load_builtins() -> None:
 
 def names(kind: str) -> list[str]:
     """Sorted registered names of one kind."""
-    _load_builtins()
+    _load_builtins(kind)
     return sorted(_REGISTRY[kind])
 
 
 def get(kind: str, name: str) -> type:
     """Return the class registered as ``name``; clear error when unknown."""
-    _load_builtins()
+    if kind not in KINDS:
+        raise ValueError(f"unknown registry kind {kind!r}; expected one of {KINDS}")
+    _load_builtins(kind)
     try:
         return _REGISTRY[kind][name]
     except KeyError:
