@@ -446,3 +446,54 @@ def test_mfs_multi_label_membership_counts_every_label():
     sw = 0.25 * 2 + (1 + 0 + 1)
     expected = (5 - 2) / (2 - 1) * sb / sw
     assert MultiLabelFStatistic().fit(X, Y).scores_[0] == pytest.approx(expected)
+
+
+# ReliefF on 0/1 features takes a sparse path (distances and |x_i - x_j| from
+# sparse products); it must give the dense path's numbers.
+def _binary_problem(seed, n=90, p=25, n_labels=4):
+    rng = np.random.default_rng(seed)
+    Y = (rng.random((n, n_labels)) < 0.35).astype(int)
+    X = (rng.random((n, p)) < 0.15).astype(float)
+    X[:, 0] = Y[:, 0]  # relevant feature
+    X[:, 1] = 0.0  # constant feature
+    return X, Y
+
+
+def test_relieff_binary_path_is_used_and_matches_direct_rule():
+    from mlfsbench.selectors import _relief
+
+    X, Y = _binary_problem(7)
+    assert _relief.binary_csr(_relief.prepare_features(X)) is not None
+    assert _relief.binary_csr(_relief.prepare_features(X * 2 + 1)) is not None
+    assert _relief.binary_csr(_relief.prepare_features(X + 0.5 * (X > 2))) is not None
+    Xt = X.copy()
+    Xt[0, 2] = 0.5
+    assert _relief.binary_csr(_relief.prepare_features(Xt)) is None
+    # many tied distances: ties broken by index in both paths
+    got = relieff_scores(sp.csr_matrix(X), Y[:, 0], n_neighbors=4)[:, 0]
+    np.testing.assert_allclose(got, direct_relieff(X, Y[:, 0], 4, range(len(X))),
+                               atol=1e-12)
+    assert got[0] > 0.3 and got[1] == 0.0
+
+
+@pytest.mark.parametrize("n_samples", [None, 31])
+@pytest.mark.parametrize("k", [1, 3, 10])
+def test_relieff_binary_path_equals_dense_path(monkeypatch, k, n_samples):
+    from mlfsbench.selectors import _relief
+
+    X, Y = _binary_problem(8 + k)
+    codes, _ = labelset_codes(Y)
+    targets = np.column_stack([Y, codes])
+    fast = relieff_scores(X, targets, n_neighbors=k, n_samples=n_samples,
+                          random_state=3)
+    # a tiny sparse budget forces one-row blocks on the sparse path
+    monkeypatch.setattr(_relief, "_MAX_SPARSE_CELLS", 1)
+    tiny_blocks = relieff_scores(X, targets, n_neighbors=k, n_samples=n_samples,
+                                 random_state=3)
+    monkeypatch.setattr(_relief, "_BINARY_PATH", False)
+    dense = relieff_scores(X, targets, n_neighbors=k, n_samples=n_samples,
+                           random_state=3)
+    np.testing.assert_allclose(fast, dense, atol=1e-12)
+    np.testing.assert_allclose(tiny_blocks, dense, atol=1e-12)
+    assert np.abs(dense).max() > 0.05
+

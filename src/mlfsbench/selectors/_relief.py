@@ -52,6 +52,15 @@ of a binary-relevance decomposition, which share the distances) from one
 stable sort per row; and the score of every target is one sparse-times-dense
 product of the (instance, neighbour) weights with the diffs of the distinct
 pairs, so no Python loop runs over samples or features.
+
+Binary features (every scaled value 0 or 1: the bag-of-words datasets such as
+bibtex, medical, enron) take an exact sparse path: the Manhattan distance is
+``|x_i| + |x_j| - 2 x_i.x_j`` (one sparse product per block) and
+``|x_i - x_j| = x_i + x_j - 2 x_i x_j``, so the scores are sums of sparse
+products instead of dense differences of every (instance, neighbour) pair.
+Distances are the same integers, hence the same neighbours and tie order; the
+scores agree with the dense path to rounding (tested). On a bibtex fold
+(6655 x 1836, 159 labels) this takes RF-BR from minutes to seconds.
 """
 
 from __future__ import annotations
@@ -62,6 +71,10 @@ from scipy.spatial.distance import cdist
 from sklearn.utils import check_random_state
 
 _MAX_CELLS = 1 << 22
+# binary path: bound on (targets x block rows x features) of its sparse products
+_MAX_SPARSE_CELLS = 1 << 24
+# switch for tests: False forces the dense path on binary data
+_BINARY_PATH = True
 
 
 def prepare_features(X):
@@ -118,9 +131,24 @@ def _check_k(n_neighbors) -> int:
     return int(n_neighbors)
 
 
-def _sorted_neighbours(Xn, rows):
-    """Instances by increasing distance from each row (self last), stable."""
-    D = cdist(Xn[rows], Xn, metric="cityblock")
+def binary_csr(Xn):
+    """CSR copy of scaled features when every value is 0 or 1, else ``None``."""
+    if Xn.size == 0 or not ((Xn == 0.0) | (Xn == 1.0)).all():
+        return None
+    return sp.csr_matrix(Xn)
+
+
+def _sorted_neighbours(Xn, rows, Xs=None):
+    """Instances by increasing distance from each row (self last), stable.
+
+    With ``Xs`` (the 0/1 features as CSR) the Manhattan distances come from
+    one sparse product; they are exact integers, equal to ``cdist``'s.
+    """
+    if Xs is not None:
+        ones = np.diff(Xs.indptr).astype(float)
+        D = ones[rows][:, None] + ones[None, :] - 2.0 * (Xs[rows] @ Xs.T).toarray()
+    else:
+        D = cdist(Xn[rows], Xn, metric="cityblock")
     D[np.arange(rows.size), rows] = np.inf
     return np.argsort(D, axis=1, kind="stable")
 
@@ -135,6 +163,30 @@ def _pair_scores(Xn, pi, pj, weights) -> np.ndarray:
         diffs = np.abs(Xn[pi[sl]] - Xn[pj[sl]])
         out += weights[sl].T @ diffs
     return out
+
+
+def _binary_pair_scores(Xs, rows, pi, pj, pt, pw, n_t) -> np.ndarray:
+    """:func:`_pair_scores` for 0/1 features, from sparse products only.
+
+    ``sum w |x_i - x_j| = sum w x_i + sum w x_j - 2 sum w (x_i * x_j)``; the
+    last term is ``sum_i x_i * (W_t X)_i`` with ``W_t`` the (row, neighbour)
+    weights of target ``t``. ``rows`` must be sorted and unique.
+    """
+    n = Xs.shape[0]
+    b = rows.size
+    local = np.searchsorted(rows, pi)
+    A = sp.csr_matrix((pw, (pt * b + local, pj)), shape=(n_t * b, n))
+    rowsum = np.asarray(A.sum(axis=1)).reshape(n_t, b)
+    first = np.asarray(Xs[rows].T @ rowsum.T).T
+    colsum = sp.csr_matrix((pw, (pt, pj)), shape=(n_t, n))
+    second = (colsum @ Xs).toarray()
+    both = (A @ Xs).multiply(Xs[np.tile(rows, n_t)])
+    by_target = sp.csr_matrix(
+        (np.ones(n_t * b), (np.repeat(np.arange(n_t), b), np.arange(n_t * b))),
+        shape=(n_t, n_t * b),
+    )
+    cross = (by_target @ both).toarray()
+    return first + second - 2.0 * cross
 
 
 def relieff_scores(X, classes, *, n_neighbors=10, n_samples=None,
@@ -187,9 +239,12 @@ def relieff_scores(X, classes, *, n_neighbors=10, n_samples=None,
     max_classes = max(int(c.max()) + 1 for c in codes)
     # per block: (b, n) sort arrays and (b, n_classes, k) neighbour arrays
     block = max(1, min(_MAX_CELLS // n, _MAX_CELLS // (max_classes * k)))
+    Xs = binary_csr(Xn) if _BINARY_PATH else None
+    if Xs is not None:
+        block = max(1, min(block, _MAX_SPARSE_CELLS // (n_t * Xn.shape[1] or 1)))
     for lo in range(0, m, block):
         rows = sample[lo: lo + block]
-        S = _sorted_neighbours(Xn, rows)
+        S = _sorted_neighbours(Xn, rows, Xs)
         b = rows.size
         r_idx = np.arange(b)[:, None]
         pi, pj, pt, pw = [], [], [], []
@@ -198,7 +253,10 @@ def relieff_scores(X, classes, *, n_neighbors=10, n_samples=None,
             counts = np.bincount(cls, minlength=n_cls)
             prior = counts / n
             # group each row's neighbours by class, keeping distance order
-            by_class = S[r_idx, np.argsort(cls[S], axis=1, kind="stable")]
+            # (small unsigned keys let numpy's stable sort use radix sort)
+            key = cls.astype(np.uint8 if n_cls <= 256 else np.uint16
+                             if n_cls <= 65536 else np.intp)
+            by_class = S[r_idx, np.argsort(key[S], axis=1, kind="stable")]
             starts = np.cumsum(counts) - counts
             own = cls[rows]
             avail = counts[None, :] - (np.arange(n_cls)[None, :] == own[:, None])
@@ -222,6 +280,9 @@ def relieff_scores(X, classes, *, n_neighbors=10, n_samples=None,
         pj = np.concatenate(pj)
         pw = np.concatenate(pw)
         pt = np.concatenate(pt)
+        if Xs is not None:
+            scores += _binary_pair_scores(Xs, rows, pi, pj, pt, pw, n_t)
+            continue
         key = pi.astype(np.int64) * n + pj
         uniq, inv = np.unique(key, return_inverse=True)
         W = sp.csr_matrix(
