@@ -33,10 +33,9 @@ import logging
 import os
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import scipy.sparse as sp
 
 from mlfsbench import registry
@@ -45,6 +44,9 @@ from mlfsbench.data import Dataset, dataset_statistics, load_mulan
 from mlfsbench.metrics import evaluate as evaluate_metrics
 from mlfsbench.metrics import feature_reduction, rrmse
 from mlfsbench.split import make_splits
+
+if TYPE_CHECKING:  # pandas is imported by the stages that write tables only
+    import pandas as pd
 
 log = logging.getLogger(__name__)
 
@@ -345,6 +347,8 @@ def evaluate(dataset: PathLike, predictions: PathLike, out: PathLike, *,
             for metric, value in values.items():
                 rows.append((dataset_name, split_name, fold, selector, classifier,
                              label, metric, value))
+    import pandas as pd
+
     table = pd.DataFrame(rows, columns=METRIC_COLUMNS)
     write_text(out, format_table(table))
     return table

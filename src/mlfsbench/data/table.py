@@ -14,9 +14,11 @@ import csv
 import os
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import jsonschema
-import yaml
+if TYPE_CHECKING:  # imported on use: every workflow job imports this package
+    import jsonschema
+
 
 COLUMNS = ("name", "arff_url", "arff_sha256", "train_url", "train_sha256",
            "test_url", "test_sha256", "xml_url", "xml_sha256")
@@ -68,6 +70,8 @@ class DatasetSpec:
 
 
 def _load_schema(path: str | os.PathLike) -> dict:
+    import yaml
+
     try:
         with open(path, encoding="utf-8") as fh:
             return yaml.safe_load(fh)
@@ -146,6 +150,8 @@ def read_datasets_table(path: str | os.PathLike,
         the dataset.
     """
     path = Path(path)
+    import jsonschema
+
     validator = jsonschema.Draft202012Validator(
         _load_schema(DEFAULT_SCHEMA if schema is None else schema)
     )
