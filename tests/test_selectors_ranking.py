@@ -497,3 +497,29 @@ def test_relieff_binary_path_equals_dense_path(monkeypatch, k, n_samples):
     np.testing.assert_allclose(tiny_blocks, dense, atol=1e-12)
     assert np.abs(dense).max() > 0.05
 
+
+
+def _discrete_selector_names():
+    out = []
+    for name in registry.names("selector"):
+        cls = registry.get("selector", name)
+        kind = cls.input_kind if isinstance(cls.input_kind, str) else cls().input_kind
+        if kind == "discrete":
+            out.append(name)
+    return out
+
+
+@pytest.mark.parametrize("name", _discrete_selector_names())
+def test_every_discrete_selector_rejects_non_codes_in_fit(name):
+    """The base class checks discrete input once for every discrete selector."""
+    rng = np.random.default_rng(0)
+    Y = (rng.random((30, 3)) < 0.5).astype(int)
+    codes = rng.integers(0, 3, (30, 4))
+    extra = {"n_labels": 2} if name == "lee2016" else {}
+    registry.create("selector", name, extra).fit(codes, Y)  # codes are fine
+    with pytest.raises(ValueError, match="non-integral value"):
+        registry.create("selector", name, extra).fit(codes + 0.5, Y)
+    with pytest.raises(ValueError, match="negative"):
+        registry.create("selector", name, extra).fit(codes - 1, Y)
+    with pytest.raises(ValueError, match="2-D"):
+        registry.create("selector", name, extra).fit(codes[:, 0], Y)

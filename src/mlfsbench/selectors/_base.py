@@ -12,7 +12,9 @@ order of a score). Ties in scores are broken by the lower feature index
 
 Class attribute ``input_kind`` tells the pipeline what ``X`` must be:
 ``"discrete"`` (non-negative integer codes, produced by the discretize stage)
-or ``"continuous"``.
+or ``"continuous"``. :meth:`BaseMultiLabelSelector.fit` validates discrete
+input once (:func:`check_discrete_features`), so ``_fit`` of a discrete
+selector receives checked codes.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted
+
+from mlfsbench.infotheory import check_codes
 
 
 def rank_scores(scores: np.ndarray) -> np.ndarray:
@@ -42,6 +46,22 @@ def check_label_matrix(Y) -> np.ndarray:
     if Y.size and not np.isin(Y, (0, 1)).all():
         raise ValueError("Y must contain only 0/1 values")
     return Y.astype(np.uint8, copy=False)
+
+
+def check_discrete_features(X):
+    """Validate integer codes (n_samples, n_features); dense or CSR.
+
+    >>> check_discrete_features(np.array([[0, 2], [1, 0]])).shape
+    (2, 2)
+    >>> check_discrete_features(np.array([0, 1]))
+    Traceback (most recent call last):
+    ...
+    ValueError: X must be 2-D (n_samples, n_features), got (2,)
+    """
+    X = check_codes(X, "X")
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D (n_samples, n_features), got {X.shape}")
+    return X
 
 
 class BaseMultiLabelSelector(SelectorMixin, BaseEstimator):
@@ -69,6 +89,8 @@ class BaseMultiLabelSelector(SelectorMixin, BaseEstimator):
     def fit(self, X, Y):
         """Score and rank the features of ``X`` against labels ``Y``."""
         Y = self._check_targets(Y)
+        if self.input_kind == "discrete":
+            X = check_discrete_features(X)
         if X.shape[0] != Y.shape[0]:
             raise ValueError(
                 f"X has {X.shape[0]} samples but Y has {Y.shape[0]}"

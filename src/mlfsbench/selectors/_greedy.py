@@ -29,18 +29,11 @@ from collections.abc import Callable
 import numpy as np
 import scipy.sparse as sp
 
-from mlfsbench.infotheory import check_codes, mutual_information_matrix
+from mlfsbench.infotheory import mutual_information_matrix
+from mlfsbench.selectors._base import check_discrete_features  # noqa: F401 (re-export)
 
 DEFAULT_GREEDY_STEPS = 50
 TIE_TOLERANCE = 1e-10
-
-
-def check_discrete_features(X):
-    """Validate integer codes (n_samples, n_features); dense or CSR."""
-    X = check_codes(X, "X")
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D (n_samples, n_features), got {X.shape}")
-    return X
 
 
 def column(X, j: int) -> np.ndarray:

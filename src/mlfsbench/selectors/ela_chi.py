@@ -129,8 +129,5 @@ class ELAChi2(BaseMultiLabelSelector):
         self.empty = empty
 
     def _fit(self, X, Y):
-        X = check_codes(X, "X")
-        if X.ndim != 2:
-            raise ValueError(f"X must be 2-D (n_samples, n_features), got {X.shape}")
         ela = EntropyBasedLabelAssignment(empty=self.empty).fit(Y)
         return chi2_from_tables(weighted_tables(X, ela.weight_matrix(Y)))

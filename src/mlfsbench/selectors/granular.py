@@ -167,7 +167,6 @@ class GranularMRMR(BaseMultiLabelSelector):
                          random_state=random_state)
 
     def _fit(self, X, Y):
-        X = check_discrete_features(X)
         p = X.shape[1]
         self.granulation_ = Granulation(
             n_granules=self.granules, max_iter=self.max_iter,

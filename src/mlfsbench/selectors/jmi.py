@@ -125,7 +125,6 @@ class _JMISelector(BaseMultiLabelSelector):
         raise NotImplementedError
 
     def _fit(self, X, Y):
-        X = check_discrete_features(X)
         T = self._targets(Y)
         n_steps = n_greedy_steps(self.n_features_to_select, X.shape[1])
         selected, step_scores, relevance = jmi_forward(X, T, n_steps)

@@ -62,7 +62,6 @@ from mlfsbench.infotheory import (
 from mlfsbench.registry import register
 from mlfsbench.selectors._base import BaseMultiLabelSelector
 from mlfsbench.selectors._greedy import (
-    check_discrete_features,
     column,
     column_entropies,
     greedy_forward,
@@ -114,7 +113,6 @@ class _LeeGreedy(BaseMultiLabelSelector):
         raise NotImplementedError
 
     def _fit(self, X, Y, trace=None):
-        X = check_discrete_features(X)
         mi = mutual_information_matrix(X, Y)
         self.relevance_ = mi.sum(axis=1)
         criterion, update = self._setup(X, Y, mi)
@@ -268,7 +266,6 @@ class FIMF(BaseMultiLabelSelector):
                          random_state=random_state)
 
     def _fit(self, X, Y):
-        X = check_discrete_features(X)
         p, q = X.shape[1], Y.shape[1]
         nq = p if self.promising_features is None else int(self.promising_features)
         nk = q if self.promising_labels is None else int(self.promising_labels)

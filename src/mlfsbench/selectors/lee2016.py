@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mlfsbench.infotheory import check_codes, mutual_information_matrix
+from mlfsbench.infotheory import mutual_information_matrix
 from mlfsbench.registry import register
 from mlfsbench.selectors._base import BaseMultiLabelSelector
 from mlfsbench.transformations.entropy_labels import (
@@ -102,9 +102,6 @@ class EntropyLabelSelection(BaseMultiLabelSelector):
         self.n_labels = n_labels
 
     def _fit(self, X, Y):
-        X = check_codes(X, "X")
-        if X.ndim != 2:
-            raise ValueError(f"X must be 2-D (n_samples, n_features), got {X.shape}")
         labels = EntropyLabelSubset(n_labels=self.n_labels).fit(Y)
         chosen = labels.selected_
         rest = labels.order_[chosen.size:]

@@ -21,7 +21,7 @@ a selected subset of the labels (here: all labels):
 
 from __future__ import annotations
 
-from mlfsbench.infotheory import check_codes, mutual_information_matrix
+from mlfsbench.infotheory import mutual_information_matrix
 from mlfsbench.registry import register
 from mlfsbench.selectors._base import BaseMultiLabelSelector
 
@@ -74,8 +74,5 @@ class MIMBR(BaseMultiLabelSelector):
         )
 
     def _fit(self, X, Y):
-        X = check_codes(X, "X")
-        if X.ndim != 2:
-            raise ValueError(f"X must be 2-D (n_samples, n_features), got {X.shape}")
         self.mi_ = mutual_information_matrix(X, Y)
         return self.mi_.sum(axis=1)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mlfsbench.infotheory import check_codes, mutual_information_matrix
+from mlfsbench.infotheory import mutual_information_matrix
 from mlfsbench.registry import register
 from mlfsbench.selectors._base import BaseMultiLabelSelector
 from mlfsbench.transformations.lp import PrunedProblemTransformation
@@ -76,9 +76,6 @@ class PPTMutualInformation(BaseMultiLabelSelector):
         self.reassign = reassign
 
     def _fit(self, X, Y):
-        X = check_codes(X, "X")
-        if X.ndim != 2:
-            raise ValueError(f"X must be 2-D (n_samples, n_features), got {X.shape}")
         ppt = PrunedProblemTransformation(p=self.p, reassign=self.reassign)
         classes = ppt.fit(Y).transform(Y)
         kept = np.flatnonzero(classes >= 0)
