@@ -30,6 +30,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from mlfsbench.runstats import read_benchmarks
+
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 WORKFLOW = ("Snakefile", "rules", "scripts", "config", "envs")
@@ -58,28 +60,10 @@ def snakemake(workdir: Path, *args: str, limit: float = 3600):
     return proc, seconds
 
 
-def benchmark_patterns() -> list[tuple[str, re.Pattern]]:
-    """(rule, regex of its ``benchmark:`` path) from rules/*.smk, most literal first."""
-    text = "\n".join(p.read_text() for p in sorted((REPO / "rules").glob("*.smk")))
-    found = re.findall(r'^rule (\w+):.*?^\s+benchmark:\s*\n\s*"([^"]+)"', text,
-                       flags=re.M | re.S)
-    patterns = []
-    for rule, path in found:
-        parts = re.split(r"\{[^}]+\}", path)
-        regex = "[^/]+".join(re.escape(part) for part in parts)
-        patterns.append((len("".join(parts)), rule, re.compile(regex + "$")))
-    return [(rule, regex) for _, rule, regex in sorted(patterns, reverse=True)]
-
-
 def stage_seconds(workdir: Path) -> pd.Series:
     """Seconds per rule: the ``s`` column of its benchmark files, summed."""
-    patterns = benchmark_patterns()
-    seconds = Counter()
-    for path in (workdir / "benchmarks").rglob("*.tsv"):
-        rel = path.relative_to(workdir).as_posix()
-        rule = next((r for r, regex in patterns if regex.match(rel)), "other")
-        seconds[rule] += float(pd.read_csv(path, sep="\t")["s"].sum())
-    return pd.Series(seconds, dtype=float).sort_values(ascending=False)
+    jobs = read_benchmarks(workdir, REPO / "rules")
+    return jobs.groupby("rule")["s"].sum().sort_values(ascending=False)
 
 
 def dry_run_counts(stdout: str) -> tuple[Counter, int]:

@@ -180,6 +180,22 @@ def cmd_run(args) -> int:
     return run(args.snakemake_args, workdir=".")
 
 
+def cmd_runstats(args) -> int:
+    from mlfsbench.runstats import format_summary, read_benchmarks, summarize
+
+    jobs = read_benchmarks(args.workdir)
+    if jobs.empty:
+        raise ValueError(f"{args.workdir}/benchmarks: no benchmark files")
+    by = {"rule": ["rule"], "experiment": ["experiment"],
+          "both": ["experiment", "rule"]}[args.by]
+    table = summarize(jobs, by=by)
+    if args.tsv:
+        print(table.to_csv(sep="\t", float_format="%.2f"), end="")
+    else:
+        print(format_summary(table))
+    return 0
+
+
 def _data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--xml", help="Mulan label XML (authoritative label names)")
     p.add_argument("--name", help="dataset name (default: from the file name)")
@@ -235,6 +251,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--alpha", type=float, default=0.05)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_stats)
+
+    p = sub.add_parser(
+        "runstats", help="wall time, CPU time and peak memory of a run per "
+        "stage, summed from its benchmarks/ files")
+    p.add_argument("--workdir", default=".", help="the workflow directory")
+    p.add_argument("--by", choices=["rule", "experiment", "both"], default="both")
+    p.add_argument("--tsv", action="store_true", help="print TSV")
+    p.set_defaults(func=cmd_runstats)
 
     p = sub.add_parser(
         "run", help="run the workflow in the current directory (resumes after a "
