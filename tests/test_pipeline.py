@@ -185,3 +185,28 @@ def test_multi_target_regression_stages(tmp_path):
     # The two relevant features predict far better than the training mean (1.0)
     # and better than with the three noise features added.
     assert rr["2"] < 0.35 and rr["2"] < rr["all"] < 1.0
+
+
+def test_selection_of_no_feature_gives_no_prediction_for_that_point(
+        tmp_path, prepared, caplog):
+    """IG-BR on bibtex keeps no feature at threshold 0.01: the paper's '-'."""
+    pipeline.split(prepared, {"type": "kfold", "k": 2, "seed": 0},
+                   tmp_path / "split.npz")
+    rec = pipeline.select(prepared, tmp_path / "split.npz", 0, tmp_path / "s.json",
+                          method="ig-br", params={"threshold": 5.0})
+    assert rec["n_selected"] == 0
+    with caplog.at_level("WARNING"):
+        pipeline.classify(prepared, tmp_path / "split.npz", 0, tmp_path / "s.json",
+                          tmp_path / "p.npz", classifier="brknn-b",
+                          params={"k": 3}, grid=["selected", "all"])
+    assert "selected select no feature" in caplog.text
+    with np.load(tmp_path / "p.npz") as z:
+        assert z["labels"].tolist() == ["all"]
+    table = pipeline.evaluate(prepared, tmp_path / "p.npz", tmp_path / "m.tsv",
+                              dataset_name="syn", split_name="cv2", fold=0,
+                              selector="ig-br", classifier="brknn-b")
+    assert set(table["n_features"]) == {"all"}
+    with pytest.raises(ValueError, match="no feature count of the grid"):
+        pipeline.classify(prepared, tmp_path / "split.npz", 0, tmp_path / "s.json",
+                          tmp_path / "p2.npz", classifier="brknn-b",
+                          params={"k": 3}, grid=["selected"])

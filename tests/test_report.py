@@ -111,3 +111,14 @@ def test_runtime_and_stability_tables(tmp_path):
     # k_bar = 2, d = 4: 1 - mean(s2) / (k/d (1 - k/d)) = 1 - (1/6) / (1/4) = 1/3.
     assert st["stability"].iloc[1] == pytest.approx(1 / 3)
     assert np.isfinite(st[["ci_low", "ci_high"]].to_numpy()).all()
+
+
+def test_compare_names_the_datasets_left_out_for_a_missing_result():
+    s = summary_frame()
+    gone = (s["dataset"] == "b") & (s["selector"] == "mid")
+    res = compare(s[~gone], "hamming_loss", n_features=2)
+    assert res["datasets_without_all_methods"] == ["b"]
+    assert "b" not in res["table"]["good"]
+    full = compare(s, "hamming_loss", n_features=2)
+    assert "datasets_without_all_methods" not in full
+    assert res["n_datasets"] == full["n_datasets"] - 1

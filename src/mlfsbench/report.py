@@ -116,9 +116,14 @@ def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean
     else:
         table = method_table(summary, metric, n_features)
         higher = GREATER_IS_BETTER[metric]
+    incomplete = table.index[table.isna().any(axis=1)].tolist()
     table = table.dropna(axis=0, how="any")
     out: dict[str, Any] = {"metric": metric, "n_features": n_features,
                            "table": {c: table[c].to_dict() for c in table.columns}}
+    if incomplete:
+        # a dataset where some method has no result (e.g. a threshold that
+        # selects no feature) cannot enter a rank test
+        out["datasets_without_all_methods"] = incomplete
     if table.shape[0] < 2 or table.shape[1] < 2:
         out["skipped"] = (f"needs >= 2 datasets and >= 2 methods, got "
                           f"{table.shape[0]} x {table.shape[1]}")
