@@ -523,3 +523,48 @@ def test_every_discrete_selector_rejects_non_codes_in_fit(name):
         registry.create("selector", name, extra).fit(codes - 1, Y)
     with pytest.raises(ValueError, match="2-D"):
         registry.create("selector", name, extra).fit(codes[:, 0], Y)
+
+
+def test_ig_auto_takes_0_1_features_as_nominal_and_mdl_for_the_rest():
+    """Weka treats Mulan's {0,1} word attributes as nominal: no MDL test."""
+    from mlfsbench.selectors.spolaor import binary_columns
+
+    # a weak word: present in 3 of 10 positives and 1 of 10 negatives
+    y = np.array([1] * 10 + [0] * 10)
+    word = np.zeros(20)
+    word[[0, 1, 2, 10]] = 1
+    # hand-computed IG in bits: H(y) = 1; H(y | word) = 4/20 H(3/4) + 16/20 H(7/16)
+    def h(p):
+        return -p * math.log2(p) - (1 - p) * math.log2(1 - p)
+    expected = 1 - (4 / 20 * h(3 / 4) + 16 / 20 * h(7 / 16))
+    assert expected == pytest.approx(0.04678, abs=1e-5)  # 1 - 0.95322
+    rng = np.random.default_rng(3)
+    numeric = y + rng.random(20) * 0.8  # separable: MDL accepts a cut
+    X = np.column_stack([word, numeric])
+    Y = y.reshape(-1, 1)
+    mdl = InformationGainBR(discretization="mdl").fit(X, Y)
+    auto = InformationGainBR(discretization="auto").fit(X, Y)
+    assert mdl.ig_[0, 0] == 0.0  # MDL rejects the single 0/1 cut
+    assert auto.ig_[0, 0] == pytest.approx(expected, abs=1e-12)
+    assert auto.ig_[1, 0] == pytest.approx(mdl.ig_[1, 0], abs=1e-15)
+    assert auto.ig_[1, 0] == pytest.approx(1.0)
+    # sparse input, all-binary input, and the LP variant agree
+    sparse = InformationGainBR(discretization="auto").fit(sp.csr_matrix(X), Y)
+    np.testing.assert_allclose(sparse.ig_, auto.ig_, atol=1e-15)
+    words = InformationGainLP(discretization="auto").fit(word.reshape(-1, 1), Y)
+    assert words.scores_[0] == pytest.approx(expected, abs=1e-12)
+    assert binary_columns(X).tolist() == [True, False]
+
+
+
+def test_spolaor_config_uses_auto_ig_discretization():
+    from pathlib import Path
+
+    import yaml
+
+    path = Path(__file__).resolve().parents[1] / "config/papers/spolaor2013.yaml"
+    selectors = yaml.safe_load(path.read_text())["experiments"]["spolaor2013"][
+        "selectors"]
+    ig = {s["name"]: s["params"] for s in selectors if s["name"].startswith("ig-")}
+    assert ig == {"ig-br": {"threshold": 0.01, "discretization": "auto"},
+                  "ig-lp": {"threshold": 0.01, "discretization": "auto"}}
