@@ -189,7 +189,7 @@ def test_multi_target_regression_stages(tmp_path):
 
 def test_selection_of_no_feature_gives_no_prediction_for_that_point(
         tmp_path, prepared, caplog):
-    """IG-BR on bibtex keeps no feature at threshold 0.01: the paper's '-'."""
+    """A threshold no feature reaches: no result there, the paper's '-'."""
     pipeline.split(prepared, {"type": "kfold", "k": 2, "seed": 0},
                    tmp_path / "split.npz")
     rec = pipeline.select(prepared, tmp_path / "split.npz", 0, tmp_path / "s.json",

@@ -297,9 +297,9 @@ def classify(dataset: PathLike, split_file: PathLike, fold: int,
     sizes = grid_sizes(grid, X_train.shape[1], record.get("n_selected"))
     empty = [label for label, k in sizes if k == 0]
     if empty:
-        # A threshold that no feature reaches (IG-BR on bibtex): no classifier
-        # is built, and the grid point has no result for this fold, as the "-"
-        # cells of Spolaor et al. (2013), Tables 3-4.
+        # A threshold that no feature reaches (IG with plain MDL on a text
+        # dataset): no classifier is built, and the grid point has no result
+        # for this fold, as the "-" cells of Spolaor et al. (2013), Tables 3-4.
         log.warning("%s: grid point(s) %s select no feature; no prediction "
                     "for them in this fold", selection, ", ".join(empty))
         sizes = [(label, k) for label, k in sizes if k > 0]
