@@ -20,6 +20,7 @@ selector receives checked codes.
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted
@@ -62,6 +63,23 @@ def check_discrete_features(X):
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D (n_samples, n_features), got {X.shape}")
     return X
+
+
+def binary_columns(X) -> np.ndarray:
+    """Mask of the features whose values are all 0 or 1 (dense or sparse).
+
+    >>> binary_columns(np.array([[0, 1, 0.5], [1, 1, 2.0]])).tolist()
+    [True, True, False]
+    >>> binary_columns(sp.csr_matrix(np.array([[0, 3], [1, 0]]))).tolist()
+    [True, False]
+    """
+    if sp.issparse(X):
+        X = sp.csr_matrix(X)
+        bad = np.zeros(X.shape[1], dtype=bool)
+        bad[X.indices[(X.data != 0) & (X.data != 1)]] = True
+        return ~bad
+    X = np.asarray(X)
+    return ((X == 0) | (X == 1)).all(axis=0)
 
 
 class BaseMultiLabelSelector(SelectorMixin, BaseEstimator):

@@ -72,6 +72,8 @@ import scipy.sparse as sp
 from scipy.spatial.distance import cdist
 from sklearn.utils import check_random_state
 
+from mlfsbench.selectors._base import binary_columns
+
 _MAX_CELLS = 1 << 22
 # binary path: bound on (targets x block rows x features) of its sparse products
 _MAX_SPARSE_CELLS = 1 << 24
@@ -135,7 +137,7 @@ def _check_k(n_neighbors) -> int:
 
 def binary_csr(Xn):
     """CSR copy of scaled features when every value is 0 or 1, else ``None``."""
-    if Xn.size == 0 or not ((Xn == 0.0) | (Xn == 1.0)).all():
+    if Xn.size == 0 or not binary_columns(Xn).all():
         return None
     return sp.csr_matrix(Xn)
 

@@ -52,7 +52,7 @@ from sklearn.utils.validation import check_is_fitted
 from mlfsbench.infotheory import check_codes, mutual_information_matrix
 from mlfsbench.mdl import mdl_information_gain
 from mlfsbench.registry import register
-from mlfsbench.selectors._base import BaseMultiLabelSelector
+from mlfsbench.selectors._base import BaseMultiLabelSelector, binary_columns
 from mlfsbench.selectors._relief import mean_over_columns, relieff_scores
 from mlfsbench.transformations.br import BinaryRelevance
 from mlfsbench.transformations.lp import LabelPowerset
@@ -93,35 +93,17 @@ def _information_gain(X, targets, discretization, better_encoding):
         binary = binary_columns(X)
         if binary.all():
             return mutual_information_matrix(check_codes(X, "X"), targets)
-        if binary.any():
-            n_targets = 1 if np.ndim(targets) == 1 else np.shape(targets)[1]
-            out = np.zeros((X.shape[1], n_targets))
-            out[binary] = mutual_information_matrix(
-                check_codes(X[:, np.flatnonzero(binary)], "X"), targets
-            ).reshape(-1, n_targets)
+        if binary.any():  # both results are (n_features, n_targets)
+            nominal = mutual_information_matrix(
+                check_codes(X[:, np.flatnonzero(binary)], "X"), targets)
+            out = np.empty((X.shape[1], nominal.shape[1]))
+            out[binary] = nominal
             out[~binary] = mdl_information_gain(
                 X[:, np.flatnonzero(~binary)], targets,
                 better_encoding=better_encoding,
-            ).reshape(-1, n_targets)
+            )
             return out
     return mdl_information_gain(X, targets, better_encoding=better_encoding)
-
-
-def binary_columns(X) -> np.ndarray:
-    """Mask of the features whose values are all 0 or 1 (dense or sparse).
-
-    >>> binary_columns(np.array([[0, 1, 0.5], [1, 1, 2.0]])).tolist()
-    [True, True, False]
-    >>> binary_columns(sp.csr_matrix(np.array([[0, 3], [1, 0]]))).tolist()
-    [True, False]
-    """
-    if sp.issparse(X):
-        X = sp.csr_matrix(X)
-        bad = np.zeros(X.shape[1], dtype=bool)
-        bad[X.indices[(X.data != 0) & (X.data != 1)]] = True
-        return ~bad
-    X = np.asarray(X)
-    return ((X == 0) | (X == 1)).all(axis=0)
 
 
 _THRESHOLD_DOC = """threshold : float or None, default=0.01
