@@ -35,10 +35,14 @@ _BUILTIN_PACKAGES = {
 _loaded: set[str] = set()
 
 
-def register(kind: str, name: str):
-    """Class decorator registering an estimator under ``name``."""
+def _check_kind(kind: str) -> None:
     if kind not in KINDS:
         raise ValueError(f"unknown registry kind {kind!r}; expected one of {KINDS}")
+
+
+def register(kind: str, name: str):
+    """Class decorator registering an estimator under ``name``."""
+    _check_kind(kind)
     if not _NAME.match(name):
         raise ValueError(f"registry name {name!r} must be lower-case with hyphens")
 
@@ -55,7 +59,7 @@ def register(kind: str, name: str):
 
 def _load_builtins(kind: str | None = None) -> None:
     for k in KINDS if kind is None else (kind,):
-        if k in _loaded or k not in _BUILTIN_PACKAGES:
+        if k in _loaded:
             continue
         _loaded.add(k)
         package = _BUILTIN_PACKAGES[k]
@@ -73,8 +77,7 @@ def names(kind: str) -> list[str]:
 
 def get(kind: str, name: str) -> type:
     """Return the class registered as ``name``; clear error when unknown."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown registry kind {kind!r}; expected one of {KINDS}")
+    _check_kind(kind)
     _load_builtins(kind)
     try:
         return _REGISTRY[kind][name]
