@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,22 +29,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from mlfsbench import runner
 from mlfsbench.runstats import read_benchmarks
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
-WORKFLOW = ("Snakefile", "rules", "scripts", "config", "envs")
-
-
 def copy_workflow(dest: Path) -> Path:
-    dest.mkdir(parents=True)
-    for name in WORKFLOW:
-        src = REPO / name
-        if src.is_dir():
-            shutil.copytree(src, dest / name)
-        else:
-            shutil.copy2(src, dest / name)
-    return dest
+    return runner.copy_workflow(REPO, dest)
 
 
 def snakemake(workdir: Path, *args: str, limit: float = 3600):

@@ -22,6 +22,8 @@ import pandas as pd
 import pytest
 import yaml
 
+from mlfsbench.runner import copy_workflow
+
 pytestmark = pytest.mark.workflow
 
 REPO = Path(__file__).resolve().parents[1]
@@ -37,14 +39,7 @@ def mirror(shared_datasets) -> str:
 
 
 def make_workdir(path: Path) -> Path:
-    path.mkdir(parents=True)
-    for name in ("Snakefile", "rules", "scripts", "config", "envs"):
-        src = REPO / name
-        if src.is_dir():
-            shutil.copytree(src, path / name)
-        else:
-            shutil.copy2(src, path / name)
-    return path
+    return copy_workflow(REPO, path)
 
 
 def tiny_experiment() -> dict:

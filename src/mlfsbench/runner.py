@@ -30,6 +30,27 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 
+# What a workflow directory holds besides its outputs (see copy_workflow).
+WORKFLOW_FILES = ("Snakefile", "rules", "scripts", "config", "envs")
+
+
+def copy_workflow(repo: str | os.PathLike, dest: str | os.PathLike) -> Path:
+    """Copy the workflow (``WORKFLOW_FILES`` of ``repo``) into a new ``dest``.
+
+    Tests and benchmarks run the workflow in such a copy, so that their
+    outputs never mix with the repository's own ``results/``.
+    """
+    repo, dest = Path(repo), Path(dest)
+    dest.mkdir(parents=True)
+    for name in WORKFLOW_FILES:
+        src = repo / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name)
+        else:
+            shutil.copy2(src, dest / name)
+    return dest
+
+
 class RunRefused(RuntimeError):
     """Another workflow run is alive in the same directory."""
 
