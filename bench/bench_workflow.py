@@ -34,8 +34,6 @@ from mlfsbench.runstats import read_benchmarks
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
-def copy_workflow(dest: Path) -> Path:
-    return runner.copy_workflow(REPO, dest)
 
 
 def snakemake(workdir: Path, *args: str, limit: float = 3600):
@@ -87,7 +85,7 @@ def main(argv=None) -> int:
         if not args.skip_run:
             walls = {}
             for cores in (1, 2):
-                workdir = copy_workflow(tmp / f"quick-{cores}")
+                workdir = runner.copy_workflow(REPO, tmp / f"quick-{cores}")
                 _, walls[cores] = snakemake(
                     workdir, "--cores", str(cores), "--configfile",
                     "config/quick.yaml", "--config", mirror)
@@ -99,7 +97,7 @@ def main(argv=None) -> int:
             print(f"speedup cores=2 vs cores=1 (config/quick.yaml): "
                   f"{walls[1] / walls[2]:.2f}x")
 
-        workdir = copy_workflow(tmp / "full")
+        workdir = runner.copy_workflow(REPO, tmp / "full")
         proc, seconds = snakemake(workdir, "-n", "--profile",
                                   str(REPO / "profiles" / "slurm"), "--config",
                                   mirror, limit=1800)

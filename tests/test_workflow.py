@@ -38,10 +38,6 @@ def mirror(shared_datasets) -> str:
     return shared_datasets.resolve().as_uri() + "/"
 
 
-def make_workdir(path: Path) -> Path:
-    return copy_workflow(REPO, path)
-
-
 def tiny_experiment() -> dict:
     return yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())[
         "experiments"]["tiny"]
@@ -96,7 +92,7 @@ TABLES = ("tiny/tables/metrics.tsv", "tiny/tables/summary.tsv",
 @pytest.fixture(scope="module")
 def completed(tmp_path_factory, mirror):
     """A workflow directory after one complete run of the tiny config."""
-    workdir = make_workdir(tmp_path_factory.mktemp("wf") / "run")
+    workdir = copy_workflow(REPO, tmp_path_factory.mktemp("wf") / "run")
     run(workdir, mirror)
     return workdir
 
@@ -210,7 +206,7 @@ def _check_complete(path: Path) -> None:
 
 
 def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, completed, mirror):
-    workdir = make_workdir(tmp_path / "killed")
+    workdir = copy_workflow(REPO, tmp_path / "killed")
     cmd = [str(BIN / "mlfsbench"), "run", "--cores", "2", "--configfile",
            "config/tiny.yaml", "--config", f"mirror={mirror}"]
     proc = subprocess.Popen(cmd, cwd=workdir, stdout=subprocess.DEVNULL,
@@ -249,7 +245,7 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, completed, mirror):
     ("quick.yaml", {"download": 6, "prepare": 2, "select": 10, "classify": 10}),
 ])
 def test_shipped_configs_dry_run(tmp_path, mirror, name, expected):
-    workdir = make_workdir(tmp_path / "dry")
+    workdir = copy_workflow(REPO, tmp_path / "dry")
     counts = rules_of(planned(workdir, mirror, f"config/{name}"))
     assert {rule: counts[rule] for rule in expected} == expected
 
@@ -269,7 +265,7 @@ def test_every_registered_method_runs_through_the_dag(tmp_path, mirror):
     for kind in configured:
         assert configured[kind] | skipped >= set(registry.names(kind)), kind
 
-    workdir = make_workdir(tmp_path / "smoke")
+    workdir = copy_workflow(REPO, tmp_path / "smoke")
     run(workdir, mirror, "config/smoke.yaml")
     check_html_report(workdir, mirror)
     table = pd.read_csv(workdir / "results/smoke-selectors/tables/metrics.tsv",
