@@ -527,7 +527,7 @@ def test_every_discrete_selector_rejects_non_codes_in_fit(name):
 
 def test_ig_auto_takes_0_1_features_as_nominal_and_mdl_for_the_rest():
     """Weka treats Mulan's {0,1} word attributes as nominal: no MDL test."""
-    from mlfsbench.selectors.spolaor import binary_columns
+    from mlfsbench.selectors._base import binary_columns
 
     # a weak word: present in 3 of 10 positives and 1 of 10 negatives
     y = np.array([1] * 10 + [0] * 10)
@@ -554,7 +554,6 @@ def test_ig_auto_takes_0_1_features_as_nominal_and_mdl_for_the_rest():
     words = InformationGainLP(discretization="auto").fit(word.reshape(-1, 1), Y)
     assert words.scores_[0] == pytest.approx(expected, abs=1e-12)
     assert binary_columns(X).tolist() == [True, False]
-
 
 
 def test_spolaor_config_uses_auto_ig_discretization():
