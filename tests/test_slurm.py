@@ -32,6 +32,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from mlfsbench.runner import copy_workflow
+
 pytestmark = pytest.mark.workflow
 
 HERE = Path(__file__).resolve().parent
@@ -47,7 +49,7 @@ SUBMITTED = re.compile(
 
 
 def _workflow_helpers():
-    """tests/test_workflow.py as a module (its workdir and dry-run helpers)."""
+    """tests/test_workflow.py as a module (its config and dry-run helpers)."""
     spec = importlib.util.spec_from_file_location(
         "_mlfs_workflow_helpers", HERE / "test_workflow.py")
     module = importlib.util.module_from_spec(spec)
@@ -125,7 +127,7 @@ def job_states(ids) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def cluster_runs(slurm, mirror, tmp_path_factory):
     """The failing run, the jobs planned to fix it, and the fixed rerun."""
-    workdir = wf.make_workdir(tmp_path_factory.mktemp("slurm") / "run")
+    workdir = copy_workflow(REPO, tmp_path_factory.mktemp("slurm") / "run")
     classifiers = wf.tiny_experiment()["classifiers"]
     bad = wf.write_config(workdir, "bad.yaml", classifiers=[*classifiers, BAD])
     fixed = wf.write_config(workdir, "fixed.yaml",
