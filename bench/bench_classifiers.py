@@ -1,6 +1,6 @@
 """Benchmark: BRkNN-b and BR-LR on yeast against named baselines.
 
-- BRkNN-b (:class:`mlfsbench.classifiers.brknn.BRkNNb`, ``k=10``, no scaling)
+- BRkNN-b (:class:`mlfsbench.estimators.classifiers.brknn.BRkNNb`, ``k=10``, no scaling)
   against scikit-multilearn's ``BRkNNbClassifier(k=10)``: fit + predict +
   confidences on yeast's Mulan split (1500 training, 917 test instances, 103
   features, 14 labels). Ours computes all confidences with one sparse
@@ -8,7 +8,7 @@
   The agreement of the predictions is printed too (scikit-multilearn rounds
   the average labelset size half-to-even and, when it rounds to 0, outputs
   every label: the known bugs ours avoids).
-- BR-LR (:class:`mlfsbench.classifiers.br_lr.BRLogisticRegression`,
+- BR-LR (:class:`mlfsbench.estimators.classifiers.br_lr.BRLogisticRegression`,
   unregularised, L-BFGS) against scikit-learn's
   ``MultiOutputClassifier(LogisticRegression(C=inf))``, same solver, ``tol``
   and ``max_iter``: ours predicts all labels from one matrix product and
@@ -32,9 +32,9 @@ import scipy.sparse as sp
 from _common import add_shared_argument, best_time, load_shared
 from threadpoolctl import threadpool_limits
 
-from mlfsbench.classifiers.br_lr import BRLogisticRegression
-from mlfsbench.classifiers.brknn import BRkNNb
-from mlfsbench.metrics import hamming_loss
+from mlfsbench.estimators.classifiers.br_lr import BRLogisticRegression
+from mlfsbench.estimators.classifiers.brknn import BRkNNb
+from mlfsbench.evaluation.metrics import hamming_loss
 
 
 def main(argv: list[str] | None = None) -> int:

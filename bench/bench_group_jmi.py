@@ -1,8 +1,10 @@
 """Benchmark: Group-JMI-Rand selecting 50 features on medical and enron.
 
-Ours: :class:`mlfsbench.selectors.jmi.GroupJMIRand` (label groups quantized by
+Ours: :class:`mlfsbench.estimators.selectors.jmi.GroupJMIRand` (label groups quantized
+by
 k-medoids, then forward selection whose criterion is updated incrementally, one
-:func:`~mlfsbench.infotheory.conditional_mutual_information_matrix` call per
+:func:`~mlfsbench.estimators.information.entropy.conditional_mutual_information_matrix`
+call per
 step).
 
 Baseline ("per-pair contingency loop"): the same targets (the groups fitted by
@@ -35,8 +37,8 @@ from pathlib import Path
 import numpy as np
 from _common import add_shared_argument, load_shared
 
-from mlfsbench.discretize import make_discretizer
-from mlfsbench.selectors.jmi import GroupJMIRand
+from mlfsbench.estimators.discretizers.unsupervised import make_discretizer
+from mlfsbench.estimators.selectors.jmi import GroupJMIRand
 
 N_SELECT = 50
 

@@ -1,6 +1,7 @@
 """Benchmark: greedy forward kNN-MI selection of 20 features on scene's training part.
 
-Ours: :func:`mlfsbench.knnmi.forward_selection` (incremental squared-distance
+Ours: :func:`mlfsbench.estimators.information.knn.forward_selection` (incremental
+squared-distance
 matrix, neighbour lists with exact bounds, candidates vectorized). Baseline
 ("naive"): for every candidate feature, the neighbour distances of the subset
 ``selected + [candidate]`` are recomputed from scratch with
@@ -30,8 +31,12 @@ import numpy as np
 from _common import add_shared_argument, load_shared
 from sklearn.neighbors import NearestNeighbors
 
-from mlfsbench.knnmi import forward_selection, mi_from_log_sums, prepare_features
-from mlfsbench.transformations.lp import PrunedProblemTransformation
+from mlfsbench.estimators.information.knn import (
+    forward_selection,
+    mi_from_log_sums,
+    prepare_features,
+)
+from mlfsbench.estimators.transformations.lp import PrunedProblemTransformation
 
 
 def naive_mi(Z: np.ndarray, y: np.ndarray, features: list[int], k: int) -> float:

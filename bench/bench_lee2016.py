@@ -4,13 +4,14 @@ Delicious (Lee & Kim 2016, Table 1): 16105 patterns, 500 binary features,
 983 labels, label density 0.019. A synthetic binary set of that shape (seeded;
 label density about 0.02, feature density about 0.05) is scored by
 
-- ``lee2016`` (:class:`mlfsbench.selectors.lee2016.EntropyLabelSelection`,
+- ``lee2016`` (:class:`mlfsbench.estimators.selectors.lee2016.EntropyLabelSelection`,
   default |Y| = 20 % of the labels) on the 0/1 codes, and
-- ``br-cc`` (:class:`mlfsbench.selectors.br_cc.BRCorrelation`) on the same
+- ``br-cc`` (:class:`mlfsbench.estimators.selectors.br_cc.BRCorrelation`) on the same
   values as floats,
 
 and each is compared with the straightforward per-pair loop: Algorithm 1 with
-one :func:`mlfsbench.infotheory.mutual_information` call per (feature, label)
+one :func:`mlfsbench.estimators.information.entropy.mutual_information` call per
+(feature, label)
 pair of Y (the bounds from precomputed entropies), and one ``np.corrcoef`` call
 per (feature, label) pair for BR+CC. The loops are timed on the first
 ``--loop-features`` features and extrapolated linearly to all 500 (the output
@@ -34,10 +35,10 @@ import sys
 import numpy as np
 from _common import best_time
 
-from mlfsbench.infotheory import mutual_information
-from mlfsbench.selectors.br_cc import BRCorrelation
-from mlfsbench.selectors.lee2016 import EntropyLabelSelection
-from mlfsbench.transformations.entropy_labels import column_entropies
+from mlfsbench.estimators.information.entropy import mutual_information
+from mlfsbench.estimators.selectors.br_cc import BRCorrelation
+from mlfsbench.estimators.selectors.lee2016 import EntropyLabelSelection
+from mlfsbench.estimators.transformations.entropy_labels import column_entropies
 
 N, P, Q = 16105, 500, 983
 

@@ -1,6 +1,7 @@
 """Benchmark: all feature x label mutual information on the medical dataset.
 
-Times :func:`mlfsbench.infotheory.mutual_information_matrix` (all pairs at
+Times :func:`mlfsbench.estimators.information.entropy.mutual_information_matrix` (all
+pairs at
 once) against the obvious baseline, one call of
 ``sklearn.feature_selection.mutual_info_classif(X, y, discrete_features=True)``
 per label, checks that both give the same values (bits, to 1e-10) and prints
@@ -27,7 +28,7 @@ import scipy.sparse as sp
 from _common import add_shared_argument, best_time, load_shared
 from sklearn.feature_selection import mutual_info_classif
 
-from mlfsbench.infotheory import mutual_information_matrix
+from mlfsbench.estimators.information.entropy import mutual_information_matrix
 
 
 def load_medical(shared: Path) -> tuple[sp.csr_matrix, np.ndarray]:

@@ -1,7 +1,8 @@
 """Benchmark: ML-kNN on yeast (Mulan train/test split) against scikit-multilearn.
 
 Times ``fit`` + ``predict`` + ``predict_proba`` of
-:class:`mlfsbench.classifiers.MLkNN` and of ``skmultilearn.adapt.MLkNN`` (both
+:class:`mlfsbench.estimators.classifiers.MLkNN` and of ``skmultilearn.adapt.MLkNN``
+(both
 ``k=10, s=1.0``; best of ``--repeats`` runs, in the same process) on yeast's
 1500 training and 917 test instances (103 features, 14 labels), and prints the
 speed-up and how often the two agree.
@@ -34,7 +35,7 @@ import numpy as np
 from _common import add_shared_argument, best_time, load_shared
 from threadpoolctl import threadpool_limits
 
-from mlfsbench.classifiers import MLkNN
+from mlfsbench.estimators.classifiers import MLkNN
 
 
 def load_yeast(shared):

@@ -1,6 +1,6 @@
 """Benchmark: RF-BR on emotions vs skrebate's ReliefF run once per label.
 
-Times :class:`mlfsbench.selectors.spolaor.ReliefFBR` (ReliefF on every binary
+Times :class:`mlfsbench.estimators.selectors.spolaor.ReliefFBR` (ReliefF on every binary
 relevance label, k = 10, every instance sampled; the distances and neighbour
 orders are shared by the labels) against the obvious baseline,
 ``skrebate.ReliefF(n_neighbors=10, categorical_features=[])`` fitted once per
@@ -31,8 +31,8 @@ import numpy as np
 from _common import add_shared_argument, best_time, load_shared
 from skrebate import ReliefF
 
-from mlfsbench.selectors import _relief
-from mlfsbench.selectors.spolaor import ReliefFBR, ReliefFLP
+from mlfsbench.estimators.selectors import _relief
+from mlfsbench.estimators.selectors.spolaor import ReliefFBR, ReliefFLP
 
 
 def baseline(X, Y) -> np.ndarray:

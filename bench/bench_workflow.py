@@ -29,8 +29,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlfsbench import runner
-from mlfsbench.runstats import read_benchmarks
+from mlfsbench.workflow import runner
+from mlfsbench.workflow.runstats import read_benchmarks
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent

@@ -4,7 +4,8 @@ import re
 
 from snakemake.utils import validate
 
-from mlfsbench.config import (
+from mlfsbench.workflow.config import (
+    CONFIG_SCHEMA,
     applies_to,
     canonical,
     check_experiment,
@@ -16,12 +17,12 @@ from mlfsbench.config import (
     method_id,
 )
 from mlfsbench.data import read_datasets_table
-from mlfsbench.metrics import METRICS
-from mlfsbench.report import GREATER_IS_BETTER
-from mlfsbench.split import n_folds
+from mlfsbench.evaluation.metrics import METRICS
+from mlfsbench.workflow.compare import GREATER_IS_BETTER
+from mlfsbench.data.split import n_folds
 
 load_experiment_files(config)
-validate(config, "../config/schemas/config.schema.yaml")
+validate(config, str(CONFIG_SCHEMA))
 
 TABLE = {spec.name: spec for spec in read_datasets_table(config["datasets_table"])}
 EXPERIMENTS = config["experiments"]

@@ -1,7 +1,7 @@
 """Snakemake adapter: the tidy table of all folds and its summary."""
 
-from mlfsbench.aggregate import write_tables
-from mlfsbench.logutil import log_to
+from mlfsbench.workflow.aggregate import write_tables
+from mlfsbench.workflow.logutil import log_to
 
 
 def main(paths, metrics_out, summary_out):

@@ -1,7 +1,7 @@
 """Snakemake adapter: classify one fold for every feature count of the grid."""
 
-from mlfsbench.logutil import log_to
-from mlfsbench.pipeline import classify
+from mlfsbench.workflow.logutil import log_to
+from mlfsbench.workflow.stages import classify
 
 
 def main(data, split, fold, selection, out, classifier, params, grid, seed):

@@ -1,7 +1,7 @@
 """Snakemake adapter: one row of statistics per prepared dataset."""
 
-from mlfsbench.aggregate import datasets_table
-from mlfsbench.logutil import log_to
+from mlfsbench.workflow.aggregate import datasets_table
+from mlfsbench.workflow.logutil import log_to
 
 
 def main(paths, out, html_out):

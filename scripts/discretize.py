@@ -1,7 +1,7 @@
 """Snakemake adapter: discretize one fold (fit on its training part)."""
 
-from mlfsbench.logutil import log_to
-from mlfsbench.pipeline import discretize
+from mlfsbench.workflow.logutil import log_to
+from mlfsbench.workflow.stages import discretize
 
 
 def main(data, split, fold, out, strategy, bins):

@@ -5,7 +5,7 @@ rule parameter: the checksum guarantees the same bytes from any source.
 """
 
 from mlfsbench.data import download
-from mlfsbench.logutil import log_to
+from mlfsbench.workflow.logutil import log_to
 
 
 def main(url, dest, sha256, name, mirror):

@@ -1,7 +1,7 @@
 """Snakemake adapter: every metric of one fold's predictions."""
 
-from mlfsbench.logutil import log_to
-from mlfsbench.pipeline import evaluate
+from mlfsbench.workflow.logutil import log_to
+from mlfsbench.workflow.stages import evaluate
 
 
 def main(data, predictions, out, wildcards):

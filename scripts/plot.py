@@ -2,8 +2,8 @@
 
 import pandas as pd
 
-from mlfsbench.aggregate import plot_dataset
-from mlfsbench.logutil import log_to
+from mlfsbench.workflow.aggregate import plot_dataset
+from mlfsbench.workflow.logutil import log_to
 
 
 def main(summary, dataset, png, pdf):

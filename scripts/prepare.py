@@ -1,7 +1,7 @@
 """Snakemake adapter: parse raw ARFF (+ XML) into a prepared dataset."""
 
-from mlfsbench.logutil import log_to
-from mlfsbench.pipeline import prepare
+from mlfsbench.workflow.logutil import log_to
+from mlfsbench.workflow.stages import prepare
 
 
 def main(arff, xml, out, stats, name, nominal, missing, targets):

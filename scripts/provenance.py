@@ -1,7 +1,7 @@
 """Snakemake adapter: the exact config and package versions of a run."""
 
-from mlfsbench.logutil import log_to
-from mlfsbench.provenance import write_provenance
+from mlfsbench.workflow.logutil import log_to
+from mlfsbench.workflow.provenance import write_provenance
 
 
 def main(config, out):

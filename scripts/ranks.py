@@ -1,7 +1,7 @@
 """Snakemake adapter: average ranks and test statistics of every metric."""
 
-from mlfsbench.logutil import log_to
-from mlfsbench.report import ranks_table
+from mlfsbench.workflow.compare import ranks_table
+from mlfsbench.workflow.logutil import log_to
 
 
 def main(paths, out, html_out):

@@ -1,7 +1,7 @@
 """Snakemake adapter: seconds of each selector per dataset."""
 
-from mlfsbench.logutil import log_to
-from mlfsbench.report import runtime_table
+from mlfsbench.workflow.compare import runtime_table
+from mlfsbench.workflow.logutil import log_to
 
 
 def main(paths, out):

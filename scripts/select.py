@@ -1,7 +1,7 @@
 """Snakemake adapter: rank features of one fold with one selector."""
 
-from mlfsbench.logutil import log_to
-from mlfsbench.pipeline import select
+from mlfsbench.workflow.logutil import log_to
+from mlfsbench.workflow.stages import select
 
 
 def main(data, split, fold, out, method, params, seed, disc):

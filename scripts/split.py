@@ -1,7 +1,7 @@
 """Snakemake adapter: write the folds of one resampling scheme."""
 
-from mlfsbench.logutil import log_to
-from mlfsbench.pipeline import split
+from mlfsbench.workflow.logutil import log_to
+from mlfsbench.workflow.stages import split
 
 
 def main(data, spec, out):

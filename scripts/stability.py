@@ -1,7 +1,7 @@
 """Snakemake adapter: selection stability across folds, table and plot."""
 
-from mlfsbench.logutil import log_to
-from mlfsbench.report import stability_plot, stability_table
+from mlfsbench.workflow.compare import stability_plot, stability_table
+from mlfsbench.workflow.logutil import log_to
 
 
 def main(paths, grid, table_out, png_out):

@@ -1,7 +1,7 @@
 """Snakemake adapter: one metric's statistical comparison and CD diagram."""
 
-from mlfsbench.logutil import log_to
-from mlfsbench.report import write_comparison
+from mlfsbench.workflow.compare import write_comparison
+from mlfsbench.workflow.logutil import log_to
 
 
 def main(summary, metric, json_out, png_out, options):

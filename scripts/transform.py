@@ -1,7 +1,7 @@
 """Snakemake adapter: one label transformation on one fold."""
 
-from mlfsbench.logutil import log_to
-from mlfsbench.pipeline import transform
+from mlfsbench.workflow.logutil import log_to
+from mlfsbench.workflow.stages import transform
 
 
 def main(data, split, fold, out, summary_out, method, params, seed):

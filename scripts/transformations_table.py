@@ -1,7 +1,7 @@
 """Snakemake adapter: one table of every fold's label transformations."""
 
-from mlfsbench.aggregate import transformations_table
-from mlfsbench.logutil import log_to
+from mlfsbench.workflow.aggregate import transformations_table
+from mlfsbench.workflow.logutil import log_to
 
 
 def main(paths, out):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mlfsbench.discretize import make_discretizer
+from mlfsbench.estimators.discretizers.unsupervised import make_discretizer
 
 
 def problem1(seed, n=1000):

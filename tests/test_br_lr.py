@@ -9,8 +9,8 @@ from scipy.optimize import minimize
 from scipy.special import expit
 from sklearn.linear_model import LogisticRegression
 
-from mlfsbench import registry
-from mlfsbench.classifiers.br_lr import BRLogisticRegression
+from mlfsbench.estimators import registry
+from mlfsbench.estimators.classifiers.br_lr import BRLogisticRegression
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from mlfsbench import registry
-from mlfsbench.classifiers.brknn import (
+from mlfsbench.estimators import registry
+from mlfsbench.estimators.classifiers.brknn import (
     BRkNNa,
     BRkNNb,
     brknn_a_decisions,

@@ -11,17 +11,17 @@ import pytest
 from scipy.stats import chi2 as chi2_dist
 from scipy.stats import chi2_contingency
 
-from mlfsbench import registry
-from mlfsbench.chi2discretize import (
+from mlfsbench.estimators import registry
+from mlfsbench.estimators.discretizers.chi2 import (
     Chi2Discretizer,
     chi2_threshold,
     chimerge,
     inconsistency_rate,
     pair_chi2,
 )
-from mlfsbench.discretize import EqualWidthDiscretizer
-from mlfsbench.selectors.chi2_lp import Chi2LP, chi2_scores
-from mlfsbench.transformations.lp import labelset_codes
+from mlfsbench.estimators.discretizers.unsupervised import EqualWidthDiscretizer
+from mlfsbench.estimators.selectors.chi2_lp import Chi2LP, chi2_scores
+from mlfsbench.estimators.transformations.lp import labelset_codes
 
 from .problems import problem1, problem2
 

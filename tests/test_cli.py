@@ -37,8 +37,8 @@ def test_describe_json(capsys, emotions):
 
 def test_select_json_matches_library(capsys, emotions):
     from mlfsbench.data import load_mulan
-    from mlfsbench.discretize import make_discretizer
-    from mlfsbench.infotheory import mutual_information_matrix
+    from mlfsbench.estimators.discretizers.unsupervised import make_discretizer
+    from mlfsbench.estimators.information.entropy import mutual_information_matrix
 
     arff, xml = emotions
     out = run_json(capsys, ["select", str(arff), "--xml", str(xml), "--method",

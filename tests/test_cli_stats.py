@@ -9,7 +9,7 @@ import pytest
 from scipy import stats as ss
 
 from mlfsbench.cli import main
-from mlfsbench.stats import critical_difference
+from mlfsbench.evaluation.stats import critical_difference
 
 # Hamming loss of four methods on six datasets (lower is better); "best" wins
 # everywhere, "worst" loses everywhere.

@@ -6,14 +6,15 @@ import jsonschema
 import pytest
 import yaml
 
-from mlfsbench.config import (
+from mlfsbench.data import read_datasets_table
+from mlfsbench.workflow.config import (
+    CONFIG_SCHEMA,
     check_experiment,
     check_methods,
     feature_counts,
     load_experiment_files,
     method_id,
 )
-from mlfsbench.data import read_datasets_table
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -55,7 +56,7 @@ SHIPPED = sorted(p.relative_to(REPO / "config").as_posix()
 
 
 def load_schema():
-    return yaml.safe_load((REPO / "config/schemas/config.schema.yaml").read_text())
+    return yaml.safe_load(CONFIG_SCHEMA.read_text())
 
 
 @pytest.mark.parametrize("name", SHIPPED)
@@ -132,13 +133,13 @@ def test_registry_imports_only_the_kind_asked_for():
     import sys
 
     code = (
-        "import sys; from mlfsbench import registry; "
+        "import sys; from mlfsbench.estimators import registry; "
         "registry.get('classifier', 'mlknn'); "
-        "print(any(m.startswith('mlfsbench.selectors.') and m != "
-        "'mlfsbench.selectors._base' for m in sys.modules)); "
+        "print(any(m.startswith('mlfsbench.estimators.selectors.') and m != "
+        "'mlfsbench.estimators.selectors._base' for m in sys.modules)); "
         "registry.get('selector', 'mim-br'); "
-        "print('mlfsbench.selectors.mim' in sys.modules or "
-        "any(m.startswith('mlfsbench.selectors.') for m in sys.modules))"
+        "print('mlfsbench.estimators.selectors.mim' in sys.modules or "
+        "any(m.startswith('mlfsbench.estimators.selectors.') for m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True,
                          text=True, check=True).stdout.split()

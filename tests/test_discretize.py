@@ -6,7 +6,7 @@ import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from mlfsbench.discretize import (
+from mlfsbench.estimators.discretizers.unsupervised import (
     EqualFrequencyDiscretizer,
     EqualWidthDiscretizer,
     PassthroughDiscretizer,

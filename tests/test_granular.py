@@ -7,11 +7,18 @@ import math
 import numpy as np
 import pytest
 
-from mlfsbench import registry
-from mlfsbench.infotheory import mutual_information
-from mlfsbench.selectors.granular import GranularMRMR, granule_mrmr, round_robin
-from mlfsbench.selectors.mim import MIMBR
-from mlfsbench.transformations.granulation import Granulation, balanced_assignment
+from mlfsbench.estimators import registry
+from mlfsbench.estimators.information.entropy import mutual_information
+from mlfsbench.estimators.selectors.granular import (
+    GranularMRMR,
+    granule_mrmr,
+    round_robin,
+)
+from mlfsbench.estimators.selectors.mim import MIMBR
+from mlfsbench.estimators.transformations.granulation import (
+    Granulation,
+    balanced_assignment,
+)
 
 from .problems import problem1_codes
 

@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 from sklearn.metrics import mutual_info_score
 
-from mlfsbench.infotheory import (
+from mlfsbench.estimators.information.entropy import (
     check_codes,
     conditional_entropy,
     conditional_mutual_information,

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from mlfsbench._io import atomic_path, write_text
-from mlfsbench.runner import RunRefused, live_snakemake_pids, run
+from mlfsbench.workflow.io import atomic_path, write_text
+from mlfsbench.workflow.runner import RunRefused, live_snakemake_pids, run
 
 
 def test_atomic_path_leaves_nothing_on_error(tmp_path):

@@ -7,9 +7,9 @@ import pytest
 import scipy.sparse as sp
 from sklearn.neighbors import KNeighborsRegressor
 
-from mlfsbench import registry
-from mlfsbench.classifiers.knn_reg import KNNRegressor
-from mlfsbench.metrics import rrmse
+from mlfsbench.estimators import registry
+from mlfsbench.estimators.classifiers.knn_reg import KNNRegressor
+from mlfsbench.evaluation.metrics import rrmse
 
 
 @pytest.fixture

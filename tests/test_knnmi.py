@@ -14,8 +14,8 @@ import pytest
 from scipy.special import digamma
 from sklearn.feature_selection import mutual_info_classif
 
-from mlfsbench.infotheory import entropy
-from mlfsbench.knnmi import (
+from mlfsbench.estimators.information.entropy import entropy
+from mlfsbench.estimators.information.knn import (
     ForwardKnnMI,
     backward_elimination,
     forward_selection,
@@ -76,7 +76,7 @@ def test_duplicate_points_stay_finite(noise):
 def test_guard_gives_plug_in_value_for_discrete_features():
     # With the jitter, a discrete feature's estimate is its plug-in MI: a
     # 4-valued feature that is a noisy copy of a 2-class variable.
-    from mlfsbench.infotheory import mutual_information
+    from mlfsbench.estimators.information.entropy import mutual_information
 
     rng = np.random.default_rng(1)
     y = rng.integers(0, 2, 4000)

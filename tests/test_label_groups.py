@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 from scipy.spatial.distance import cdist
 
-from mlfsbench import registry
-from mlfsbench.transformations.label_groups import (
+from mlfsbench.estimators import registry
+from mlfsbench.estimators.transformations.label_groups import (
     LabelGroups,
     k_medoids,
     target_distances,
 )
-from mlfsbench.transformations.lp import labelset_codes
+from mlfsbench.estimators.transformations.lp import labelset_codes
 
 
 def random_labels(n=200, q=10, seed=0):

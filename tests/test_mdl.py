@@ -6,9 +6,13 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from mlfsbench.discretize import apply_cut_points
-from mlfsbench.infotheory import entropy, mutual_information_matrix
-from mlfsbench.mdl import MDLDiscretizer, mdl_cut_points, mdl_information_gain
+from mlfsbench.estimators.discretizers.mdl import (
+    MDLDiscretizer,
+    mdl_cut_points,
+    mdl_information_gain,
+)
+from mlfsbench.estimators.discretizers.unsupervised import apply_cut_points
+from mlfsbench.estimators.information.entropy import entropy, mutual_information_matrix
 
 # ------------------------------------------------------------- direct version
 

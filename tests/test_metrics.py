@@ -1,4 +1,5 @@
-"""Tests of :mod:`mlfsbench.metrics` on hand-computed cases and against sklearn."""
+"""Tests of :mod:`mlfsbench.evaluation.metrics` on hand-computed cases and against
+sklearn."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import scipy.sparse as sp
 import sklearn.metrics as skm
 from numpy.testing import assert_allclose
 
-from mlfsbench import metrics as M
+from mlfsbench.evaluation import metrics as M
 
 # --------------------------------------------------------------------------
 # One small case, every number worked out by hand (see the comments).

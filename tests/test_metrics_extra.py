@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import coverage_error, mean_squared_error, r2_score
 
-from mlfsbench.metrics import (
+from mlfsbench.evaluation.metrics import (
     coverage,
     feature_reduction,
     normalized_coverage,

@@ -1,4 +1,5 @@
-"""Tests of :mod:`mlfsbench.classifiers.mlknn` (ML-kNN, Zhang & Zhou 2007)."""
+"""Tests of :mod:`mlfsbench.estimators.classifiers.mlknn` (ML-kNN, Zhang & Zhou
+2007)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
-from mlfsbench import registry
-from mlfsbench.classifiers import MLkNN
-from mlfsbench.classifiers.mlknn import (
+from mlfsbench.estimators import registry
+from mlfsbench.estimators.classifiers import MLkNN
+from mlfsbench.estimators.classifiers.mlknn import (
     count_tables,
     drop_self_neighbours,
     likelihood_tables,

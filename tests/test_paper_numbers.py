@@ -29,10 +29,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mlfsbench import registry
 from mlfsbench.data import load_mulan
-from mlfsbench.metrics import hamming_loss, ranking_loss
-from mlfsbench.split import make_splits
+from mlfsbench.data.split import make_splits
+from mlfsbench.estimators import registry
+from mlfsbench.evaluation.metrics import hamming_loss, ranking_loss
 
 
 @pytest.fixture(scope="module")

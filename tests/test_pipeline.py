@@ -1,4 +1,4 @@
-"""Stage functions of mlfsbench.pipeline on a small synthetic dataset."""
+"""Stage functions of mlfsbench.workflow.stages on a small synthetic dataset."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 
-from mlfsbench import pipeline
-from mlfsbench.aggregate import collect, summarize, write_tables
 from mlfsbench.data import Dataset
+from mlfsbench.workflow import stages as pipeline
+from mlfsbench.workflow.aggregate import collect, summarize, write_tables
 
 
 def synthetic(n=120, sparse=False, seed=0) -> Dataset:

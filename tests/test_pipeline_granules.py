@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from mlfsbench import pipeline
-from mlfsbench.classifiers.mlknn import MLkNN
 from mlfsbench.data import Dataset
+from mlfsbench.estimators.classifiers.mlknn import MLkNN
+from mlfsbench.workflow import stages as pipeline
 
 # Algorithm 1 starts from randomly chosen labels; seeds whose two initial
 # centers fall in the same block end in the symmetric local optimum

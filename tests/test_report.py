@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from scipy.stats import friedmanchisquare
 
-from mlfsbench.report import (
+from mlfsbench.workflow.compare import (
     compare,
     mean_rank_table,
     method_table,

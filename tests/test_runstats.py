@@ -1,11 +1,11 @@
-"""Per-stage run statistics from benchmark files (mlfsbench.runstats)."""
+"""Per-stage run statistics from benchmark files (mlfsbench.workflow.runstats)."""
 
 from pathlib import Path
 
 import pytest
 
 from mlfsbench.cli import main
-from mlfsbench.runstats import read_benchmarks, summarize
+from mlfsbench.workflow.runstats import read_benchmarks, summarize
 
 REPO = Path(__file__).resolve().parents[1]
 HEADER = "\t".join(["s", "h:m:s", "max_rss", "max_vms", "max_uss", "max_pss",

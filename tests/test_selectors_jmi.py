@@ -6,21 +6,21 @@ import numpy as np
 import pytest
 from sklearn.metrics import mutual_info_score
 
-from mlfsbench import registry
-from mlfsbench.infotheory import (
+from mlfsbench.estimators import registry
+from mlfsbench.estimators.information.entropy import (
     conditional_mutual_information,
     conditional_mutual_information_matrix,
     encode_codes,
 )
-from mlfsbench.selectors.jmi import (
+from mlfsbench.estimators.selectors.jmi import (
     GroupJMI,
     GroupJMIRand,
     JointJMI,
     SingleJMI,
     jmi_forward,
 )
-from mlfsbench.selectors.mim import MIMBR
-from mlfsbench.transformations.lp import labelset_codes
+from mlfsbench.estimators.selectors.mim import MIMBR
+from mlfsbench.estimators.transformations.lp import labelset_codes
 
 from .problems import problem1_codes, problem2_codes
 

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 
-from mlfsbench import registry
 from mlfsbench.data import load_mulan
-from mlfsbench.selectors.knnmi import (
+from mlfsbench.estimators import registry
+from mlfsbench.estimators.selectors.knnmi import (
     KnnMIBackward,
     KnnMIForward,
     KnnMIRank,
@@ -141,7 +141,7 @@ def test_auto_p_student_measure_eq8():
     # relevant features are far from their permuted copies, noise is not
     assert sel.t_[0, 10] > 5 and np.nanmax(np.abs(sel.t_[0, 5:10])) < 4
     # recomputing Eq. 8 by hand for one candidate
-    from mlfsbench.knnmi import standardize
+    from mlfsbench.estimators.information.knn import standardize
 
     Z, _, _ = standardize(X)
     grid, t = pruning_t_statistics(Z, Y, p_values=[5], k_values=[4], n_folds=5,

@@ -20,15 +20,15 @@ import itertools
 import numpy as np
 import pytest
 
-from mlfsbench import registry
-from mlfsbench.infotheory import (
+from mlfsbench.estimators import registry
+from mlfsbench.estimators.information.entropy import (
     conditional_mutual_information,
     entropy,
     joint_entropy,
     mutual_information,
 )
-from mlfsbench.selectors.lee import AMI, FIMF, PMU, SCLS
-from mlfsbench.selectors.mdmr import MDMR
+from mlfsbench.estimators.selectors.lee import AMI, FIMF, PMU, SCLS
+from mlfsbench.estimators.selectors.mdmr import MDMR
 
 H = 2 - 0.75 * np.log2(3)
 

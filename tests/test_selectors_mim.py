@@ -19,10 +19,10 @@ import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.metrics import mutual_info_score
 
-from mlfsbench import registry
-from mlfsbench.discretize import EqualWidthDiscretizer
-from mlfsbench.infotheory import mutual_information
-from mlfsbench.selectors import MIMBR, BaseMultiLabelSelector
+from mlfsbench.estimators import registry
+from mlfsbench.estimators.discretizers.unsupervised import EqualWidthDiscretizer
+from mlfsbench.estimators.information.entropy import mutual_information
+from mlfsbench.estimators.selectors import MIMBR, BaseMultiLabelSelector
 
 
 def informative_problem(seed=0, n=800, n_noise=12):

@@ -23,26 +23,30 @@ import scipy.sparse as sp
 from scipy.stats import chi2_contingency, pearsonr
 from sklearn.feature_selection import f_classif
 
-from mlfsbench import registry
 from mlfsbench.data import load_mulan
-from mlfsbench.infotheory import entropy, mutual_information, mutual_information_matrix
-from mlfsbench.mdl import mdl_information_gain
-from mlfsbench.selectors._relief import relieff_scores, rrelieff_scores
-from mlfsbench.selectors.br_cc import BRCorrelation
-from mlfsbench.selectors.br_or import BROddsRatio
-from mlfsbench.selectors.ela_chi import ELAChi2
-from mlfsbench.selectors.lee2016 import EntropyLabelSelection
-from mlfsbench.selectors.mfs import MultiLabelFStatistic
-from mlfsbench.selectors.mim import MIMBR
-from mlfsbench.selectors.ppt_mi import PPTMutualInformation
-from mlfsbench.selectors.rrelieff import RReliefF
-from mlfsbench.selectors.spolaor import (
+from mlfsbench.estimators import registry
+from mlfsbench.estimators.discretizers.mdl import mdl_information_gain
+from mlfsbench.estimators.information.entropy import (
+    entropy,
+    mutual_information,
+    mutual_information_matrix,
+)
+from mlfsbench.estimators.selectors._relief import relieff_scores, rrelieff_scores
+from mlfsbench.estimators.selectors.br_cc import BRCorrelation
+from mlfsbench.estimators.selectors.br_or import BROddsRatio
+from mlfsbench.estimators.selectors.ela_chi import ELAChi2
+from mlfsbench.estimators.selectors.lee2016 import EntropyLabelSelection
+from mlfsbench.estimators.selectors.mfs import MultiLabelFStatistic
+from mlfsbench.estimators.selectors.mim import MIMBR
+from mlfsbench.estimators.selectors.ppt_mi import PPTMutualInformation
+from mlfsbench.estimators.selectors.rrelieff import RReliefF
+from mlfsbench.estimators.selectors.spolaor import (
     InformationGainBR,
     InformationGainLP,
     ReliefFBR,
     ReliefFLP,
 )
-from mlfsbench.transformations.lp import labelset_codes
+from mlfsbench.estimators.transformations.lp import labelset_codes
 
 NAMES = {
     "ig-br": ("continuous", InformationGainBR),
@@ -460,7 +464,7 @@ def _binary_problem(seed, n=90, p=25, n_labels=4):
 
 
 def test_relieff_binary_path_is_used_and_matches_direct_rule():
-    from mlfsbench.selectors import _relief
+    from mlfsbench.estimators.selectors import _relief
 
     X, Y = _binary_problem(7)
     assert _relief.binary_csr(_relief.prepare_features(X)) is not None
@@ -479,7 +483,7 @@ def test_relieff_binary_path_is_used_and_matches_direct_rule():
 @pytest.mark.parametrize("n_samples", [None, 31])
 @pytest.mark.parametrize("k", [1, 3, 10])
 def test_relieff_binary_path_equals_dense_path(monkeypatch, k, n_samples):
-    from mlfsbench.selectors import _relief
+    from mlfsbench.estimators.selectors import _relief
 
     X, Y = _binary_problem(8 + k)
     codes, _ = labelset_codes(Y)
@@ -527,7 +531,7 @@ def test_every_discrete_selector_rejects_non_codes_in_fit(name):
 
 def test_ig_auto_takes_0_1_features_as_nominal_and_mdl_for_the_rest():
     """Weka treats Mulan's {0,1} word attributes as nominal: no MDL test."""
-    from mlfsbench.selectors._base import binary_columns
+    from mlfsbench.estimators.selectors._base import binary_columns
 
     # a weak word: present in 3 of 10 positives and 1 of 10 negatives
     y = np.array([1] * 10 + [0] * 10)

@@ -32,7 +32,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mlfsbench.runner import copy_workflow
+from mlfsbench.workflow.runner import copy_workflow
 
 pytestmark = pytest.mark.workflow
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from mlfsbench.split import (
+from mlfsbench.data.split import (
     given_split,
     holdout_splits,
     iterative_stratification,

@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from mlfsbench.stability import (
+from mlfsbench.evaluation.stability import (
     nogueira_stability,
     nogueira_variance,
     selection_matrix,

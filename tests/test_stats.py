@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from scipy import stats as ss
 
-from mlfsbench.stats import (
+from mlfsbench.evaluation.stats import (
     average_ranks,
     bonferroni_dunn_pvalues,
     bonferroni_dunn_q,

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from mlfsbench import registry
-from mlfsbench.infotheory import entropy
-from mlfsbench.transformations.br import BinaryRelevance
-from mlfsbench.transformations.ela import EntropyBasedLabelAssignment
-from mlfsbench.transformations.entropy_labels import (
+from mlfsbench.estimators import registry
+from mlfsbench.estimators.information.entropy import entropy
+from mlfsbench.estimators.transformations.br import BinaryRelevance
+from mlfsbench.estimators.transformations.ela import EntropyBasedLabelAssignment
+from mlfsbench.estimators.transformations.entropy_labels import (
     EntropyLabelSubset,
     column_entropies,
     resolve_n_labels,

@@ -22,7 +22,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from mlfsbench.runner import copy_workflow
+from mlfsbench.workflow.runner import copy_workflow
 
 pytestmark = pytest.mark.workflow
 
@@ -252,7 +252,7 @@ def test_shipped_configs_dry_run(tmp_path, mirror, name, expected):
 
 def test_every_registered_method_runs_through_the_dag(tmp_path, mirror):
     """config/smoke.yaml lists every selector and classifier of the registry."""
-    from mlfsbench import registry
+    from mlfsbench.estimators import registry
 
     smoke = yaml.safe_load((REPO / "config" / "smoke.yaml").read_text())
     configured = {kind: {e["name"] for x in smoke["experiments"].values()

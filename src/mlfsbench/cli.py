@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import yaml
 
-from mlfsbench import registry
-from mlfsbench._io import dumps_json
+from mlfsbench.estimators import registry
+from mlfsbench.workflow.io import dumps_json
 
 
 def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
@@ -57,8 +57,8 @@ def cmd_describe(args) -> int:
 
 def cmd_select(args) -> int:
     from mlfsbench.data import load_mulan
-    from mlfsbench.discretize import make_discretizer
-    from mlfsbench.pipeline import fold_data
+    from mlfsbench.estimators.discretizers.unsupervised import make_discretizer
+    from mlfsbench.workflow.stages import fold_data
 
     ds = load_mulan(args.arff, args.xml, name=args.name, nominal=args.nominal,
                     targets=args.targets)
@@ -92,8 +92,8 @@ def cmd_select(args) -> int:
 
 def cmd_evaluate(args) -> int:
     from mlfsbench.data import load_mulan
-    from mlfsbench.metrics import evaluate
-    from mlfsbench.pipeline import fold_data
+    from mlfsbench.evaluation.metrics import evaluate
+    from mlfsbench.workflow.stages import fold_data
 
     ds = load_mulan([args.train, args.test], args.xml, name=args.name,
                     nominal=args.nominal, targets=args.targets)
@@ -134,7 +134,7 @@ def cmd_methods(args) -> int:
 def cmd_stats(args) -> int:
     import pandas as pd
 
-    from mlfsbench.stats import compare_methods
+    from mlfsbench.evaluation.stats import compare_methods
 
     try:
         table = pd.read_csv(args.table, sep=None, engine="python", index_col=0)
@@ -174,14 +174,14 @@ def cmd_stats(args) -> int:
 def cmd_run(args) -> int:
     import logging
 
-    from mlfsbench.runner import run
+    from mlfsbench.workflow.runner import run
 
     logging.basicConfig(level=logging.INFO, format="mlfsbench: %(message)s")
     return run(args.snakemake_args, workdir=".")
 
 
 def cmd_runstats(args) -> int:
-    from mlfsbench.runstats import format_summary, read_benchmarks, summarize
+    from mlfsbench.workflow.runstats import format_summary, read_benchmarks, summarize
 
     jobs = read_benchmarks(args.workdir)
     if jobs.empty:

@@ -26,7 +26,7 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from mlfsbench._io import atomic_path
+from mlfsbench.workflow.io import atomic_path
 
 log = logging.getLogger(__name__)
 

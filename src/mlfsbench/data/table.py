@@ -4,7 +4,7 @@ A tab-separated file with one row per dataset and the columns
 :data:`COLUMNS`. A dataset is either one ARFF file (``arff_url``) or a train
 and a test file (``train_url`` and ``test_url``); the label XML is optional.
 Every URL comes with the sha256 of its file. Empty cells mean "absent". Rows
-are validated against ``config/schemas/datasets.schema.yaml`` (the same schema
+are validated against ``mlfsbench/data/schemas/datasets.schema.yaml`` (package data) (the same schema
 the workflow validates the table with) and names must be unique.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import os
 from dataclasses import dataclass, fields
+from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,8 +25,7 @@ COLUMNS = ("name", "arff_url", "arff_sha256", "train_url", "train_sha256",
            "test_url", "test_sha256", "xml_url", "xml_sha256")
 OPTIONAL_COLUMNS = ("targets",)
 ROLES = ("arff", "train", "test", "xml")
-DEFAULT_SCHEMA = (Path(__file__).resolve().parents[3] / "config" / "schemas"
-                  / "datasets.schema.yaml")
+DEFAULT_SCHEMA = files("mlfsbench.data") / "schemas" / "datasets.schema.yaml"
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ def read_datasets_table(path: str | os.PathLike,
         ``#`` are comments).
     schema : str or os.PathLike, optional
         JSON schema (YAML) of one row; default: the project's
-        ``config/schemas/datasets.schema.yaml``.
+        ``mlfsbench/data/schemas/datasets.schema.yaml`` (package data).
 
     Returns
     -------

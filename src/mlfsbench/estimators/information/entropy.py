@@ -1,0 +1,490 @@
+r"""Plug-in (maximum-likelihood) entropies and mutual information of discrete data.
+
+Every quantity is in **bits** (logarithms base 2). Probabilities are the
+empirical frequencies of the values, the "plug-in" estimator (Cover & Thomas,
+*Elements of Information Theory*, 2nd ed., 2006, ch. 2), so for samples of
+``x`` and ``y``
+
+.. math::
+
+    H(X) = -\sum_x p(x) \log_2 p(x), \qquad
+    I(X;Y) = \sum_{x,y} p(x,y) \log_2 \frac{p(x,y)}{p(x)\,p(y)},
+
+with :math:`p` the relative frequencies in the sample.
+
+Multiply by ``ln 2`` to compare with scikit-learn, whose
+:func:`sklearn.metrics.mutual_info_score` returns nats.
+
+The one-variable functions (:func:`entropy`, :func:`joint_entropy`,
+:func:`conditional_entropy`, :func:`mutual_information`,
+:func:`conditional_mutual_information`) accept any hashable discrete values;
+a 2-D argument stands for the joint variable of its columns.
+
+:func:`mutual_information_matrix` computes ``I(X_j; Y_k)`` for every feature
+``j`` and label ``k`` at once from integer codes, with a few sparse matrix
+products and no Python loop over samples or pairs; it is the building block of
+the filter selectors.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = [
+    "check_codes",
+    "conditional_entropy",
+    "conditional_mutual_information",
+    "encode_codes",
+    "entropy",
+    "entropy_from_counts",
+    "joint_entropy",
+    "mutual_information",
+    "mutual_information_matrix",
+]
+
+
+# --------------------------------------------------------------------------
+# Encoding and validation
+# --------------------------------------------------------------------------
+
+
+def encode_codes(x) -> np.ndarray:
+    """Map the values of a discrete sample to integer codes ``0 .. m-1``.
+
+    Codes follow the sorted order of the distinct values. A 2-D array
+    (n_samples, n_variables) is encoded row-wise: each distinct row (a
+    combination of values of its columns) gets one code.
+
+    Parameters
+    ----------
+    x : array-like of shape (n_samples,) or (n_samples, n_variables)
+        Discrete values (numbers, strings, booleans). Floating-point ``NaN``
+        is rejected because it is not equal to itself.
+
+    Returns
+    -------
+    codes : ndarray of shape (n_samples,), dtype intp
+        ``codes.max() + 1`` is the number of distinct values.
+
+    Examples
+    --------
+    >>> encode_codes(["b", "a", "c", "a"]).tolist()
+    [1, 0, 2, 0]
+    >>> encode_codes([[0, 1], [0, 1], [1, 0]]).tolist()
+    [0, 0, 1]
+    """
+    x = np.asarray(x.toarray() if sp.issparse(x) else x)
+    if x.ndim not in (1, 2):
+        raise ValueError(f"expected a 1-D or 2-D sample, got shape {x.shape}")
+    if x.dtype.kind == "f" and np.isnan(x).any():
+        raise ValueError("discrete values must not contain NaN")
+    if x.ndim == 2:
+        if x.shape[1] == 0:
+            return np.zeros(x.shape[0], dtype=np.intp)
+        _, codes = np.unique(x, axis=0, return_inverse=True)
+    else:
+        _, codes = np.unique(x, return_inverse=True)
+    return codes.reshape(-1).astype(np.intp, copy=False)
+
+
+def check_codes(X, name: str = "X"):
+    """Validate non-negative integer codes; return them with an integer dtype.
+
+    Accepts a dense array or a scipy sparse matrix (returned as CSR with the
+    explicit zeros removed). Integer input keeps its dtype, boolean input
+    becomes ``uint8`` and floating-point input, accepted when every value is
+    integral (as ARFF readers give nominal attributes), becomes ``int64``.
+
+    Raises
+    ------
+    ValueError
+        If ``X`` holds NaN, non-integral or negative values, or is not 1-D/2-D.
+
+    Examples
+    --------
+    >>> check_codes(np.array([[0.0, 2.0], [1.0, 0.0]])).dtype.kind
+    'i'
+    >>> check_codes(np.array([[0.5, 1.0]]))
+    Traceback (most recent call last):
+    ...
+    ValueError: X must hold integer codes; found non-integral value 0.5
+    """
+    if sp.issparse(X):
+        X = sp.csr_matrix(X)
+        values = X.data
+    else:
+        X = np.asarray(X)
+        values = X
+    if X.ndim not in (1, 2):
+        raise ValueError(f"{name} must be 1-D or 2-D, got shape {X.shape}")
+    kind = values.dtype.kind
+    if kind == "b":
+        values = values.astype(np.uint8)
+    elif kind == "f":
+        if np.isnan(values).any():
+            raise ValueError(f"{name} must hold integer codes; found NaN")
+        bad = values != np.round(values)
+        if bad.any():
+            raise ValueError(
+                f"{name} must hold integer codes; found non-integral value "
+                f"{values[bad].flat[0].item()!r}"
+            )
+    elif kind not in "iu":
+        raise ValueError(
+            f"{name} must hold integer codes; got dtype {values.dtype} "
+            "(use encode_codes to map arbitrary values to codes)"
+        )
+    if values.size and values.min() < 0:
+        raise ValueError(
+            f"{name} must hold non-negative integer codes; found {values.min().item()}"
+        )
+    if values.dtype.kind not in "iu":
+        values = values.astype(np.int64)
+    if sp.issparse(X):
+        X = sp.csr_matrix((values, X.indices, X.indptr), shape=X.shape)
+        X.eliminate_zeros()
+        return X
+    return values
+
+
+# --------------------------------------------------------------------------
+# Scalar quantities of one or a few variables
+# --------------------------------------------------------------------------
+
+
+def _xlog2x(c: np.ndarray) -> np.ndarray:
+    """``c * log2(c)`` with ``0 log 0 = 0`` (elementwise)."""
+    c = np.asarray(c, dtype=float)
+    out = np.zeros_like(c)
+    pos = c > 0
+    out[pos] = c[pos] * np.log2(c[pos])
+    return out
+
+
+def entropy_from_counts(counts) -> float:
+    """Plug-in entropy in bits of a distribution given by its counts.
+
+    Zero counts contribute nothing (``0 log 0 = 0``).
+
+    Examples
+    --------
+    >>> entropy_from_counts([5, 5])
+    1.0
+    >>> entropy_from_counts([4, 0])
+    0.0
+    """
+    counts = np.asarray(counts, dtype=float).ravel()
+    if (counts < 0).any():
+        raise ValueError("counts must be non-negative")
+    n = counts.sum()
+    if n == 0:
+        return 0.0
+    h = np.log2(n) - _xlog2x(counts).sum() / n
+    return float(max(h, 0.0))
+
+
+def _joint_codes(variables) -> np.ndarray:
+    """One code per distinct combination of the given variables' values."""
+    if not variables:
+        raise ValueError("at least one variable is required")
+    codes = [encode_codes(v) for v in variables]
+    n = codes[0].shape[0]
+    if any(c.shape[0] != n for c in codes):
+        raise ValueError(
+            "all variables must have the same number of samples, got "
+            f"{[c.shape[0] for c in codes]}"
+        )
+    if len(codes) == 1:
+        return codes[0]
+    return encode_codes(np.column_stack(codes))
+
+
+def entropy(x) -> float:
+    """Plug-in Shannon entropy ``H(X)`` in bits.
+
+    Parameters
+    ----------
+    x : array-like of shape (n_samples,) or (n_samples, n_variables)
+        Discrete sample; 2-D means the joint variable of the columns.
+
+    Examples
+    --------
+    >>> entropy([0, 0, 1, 1])
+    1.0
+    >>> entropy(["a", "a", "b", "c"])  # p = (1/2, 1/4, 1/4)
+    1.5
+    """
+    codes = _joint_codes([x])
+    return entropy_from_counts(np.bincount(codes))
+
+
+def joint_entropy(*variables) -> float:
+    """Plug-in joint entropy ``H(X_1, ..., X_m)`` in bits.
+
+    Examples
+    --------
+    >>> joint_entropy([0, 0, 1, 1], [0, 1, 0, 1])
+    2.0
+    >>> joint_entropy([0, 0, 1, 1], [0, 0, 1, 1])
+    1.0
+    """
+    codes = _joint_codes(list(variables))
+    return entropy_from_counts(np.bincount(codes))
+
+
+def conditional_entropy(x, y) -> float:
+    """Conditional entropy ``H(X | Y) = H(X, Y) - H(Y)`` in bits.
+
+    Examples
+    --------
+    >>> conditional_entropy([0, 0, 1, 1], [0, 1, 0, 1])  # independent
+    1.0
+    >>> conditional_entropy([0, 0, 1, 1], [5, 5, 7, 7])  # X determined by Y
+    0.0
+    """
+    return max(joint_entropy(x, y) - entropy(y), 0.0)
+
+
+def mutual_information(x, y) -> float:
+    """Plug-in mutual information ``I(X; Y)`` in bits.
+
+    Computed from the contingency table as
+    ``sum_xy p(x,y) log2(p(x,y) / (p(x) p(y)))`` (Cover & Thomas 2006, eq. 2.28),
+    which equals ``H(X) + H(Y) - H(X, Y)``; tiny negative rounding is clipped
+    to 0.
+
+    Examples
+    --------
+    >>> mutual_information([0, 0, 1, 1], [0, 0, 1, 1])
+    1.0
+    >>> mutual_information([0, 0, 1, 1], [0, 1, 0, 1])
+    0.0
+    """
+    cx = _joint_codes([x])
+    cy = _joint_codes([y])
+    if cx.shape[0] != cy.shape[0]:
+        raise ValueError(
+            f"x and y must have the same length, got {cx.shape[0]} and {cy.shape[0]}"
+        )
+    n = cx.shape[0]
+    if n == 0:
+        return 0.0
+    my = cy.max() + 1
+    joint = np.bincount(cx * my + cy)
+    nz = np.flatnonzero(joint)
+    nxy = joint[nz].astype(float)
+    nx = np.bincount(cx)[nz // my].astype(float)
+    ny = np.bincount(cy)[nz % my].astype(float)
+    mi = np.sum(nxy * np.log2(n * nxy / (nx * ny))) / n
+    return float(max(mi, 0.0))
+
+
+def conditional_mutual_information(x, y, z) -> float:
+    """Conditional mutual information ``I(X; Y | Z)`` in bits.
+
+    Uses ``I(X;Y|Z) = H(X,Z) + H(Y,Z) - H(X,Y,Z) - H(Z)`` (Cover & Thomas 2006,
+    eq. 2.60); tiny negative rounding is clipped to 0.
+
+    Examples
+    --------
+    >>> x = [0, 0, 1, 1]; y = [0, 1, 0, 1]
+    >>> conditional_mutual_information(x, y, np.bitwise_xor(x, y))  # XOR
+    1.0
+    """
+    cmi = (
+        joint_entropy(x, z)
+        + joint_entropy(y, z)
+        - joint_entropy(x, y, z)
+        - entropy(z)
+    )
+    return max(cmi, 0.0)
+
+
+# --------------------------------------------------------------------------
+# All feature x label pairs at once
+# --------------------------------------------------------------------------
+
+
+def _indicators(codes):
+    """Indicator matrix of the non-zero codes of each column.
+
+    Returns ``A`` (n_samples, n_pairs) CSC float64 with ``A[i, c] = 1`` when
+    sample ``i`` has value ``value_of[c]`` (> 0) in column ``column_of[c]``,
+    and ``G`` (n_columns, n_pairs) CSR, ``G[j, c] = 1`` when ``column_of[c] ==
+    j`` (sums within a column's group of values). Code 0 gets no indicator:
+    its counts follow from the totals, which keeps sparse input sparse.
+    """
+    codes = codes.tocoo() if sp.issparse(codes) else sp.coo_matrix(codes)
+    n, p = codes.shape
+    keep = codes.data != 0
+    rows = codes.row[keep].astype(np.intp)
+    cols = codes.col[keep].astype(np.int64)
+    vals = codes.data[keep].astype(np.int64)
+    width = int(vals.max()) if vals.size else 1
+    key = cols * width + (vals - 1)
+    pairs, pair_of_entry = np.unique(key, return_inverse=True)
+    pair_of_entry = pair_of_entry.reshape(-1)
+    column_of = (pairs // width).astype(np.intp)
+    m = pairs.shape[0]
+    A = sp.csc_matrix(
+        (np.ones(rows.shape[0]), (rows, pair_of_entry)), shape=(n, m)
+    )
+    G = sp.csr_matrix((np.ones(m), (column_of, np.arange(m))), shape=(p, m))
+    return A, G
+
+
+def _cell_terms(nxy, nx, ny, n: int) -> np.ndarray:
+    """``nxy * log2(n * nxy / (nx * ny))`` elementwise, 0 where ``nxy == 0``."""
+    nxy, nx, ny = np.broadcast_arrays(
+        np.asarray(nxy, float), np.asarray(nx, float), np.asarray(ny, float)
+    )
+    out = np.zeros(nxy.shape)
+    pos = nxy > 0
+    c = nxy[pos]
+    out[pos] = c * np.log2(n * c / (nx[pos] * ny[pos]))
+    return out
+
+
+def mutual_information_matrix(Xd, Yd) -> np.ndarray:
+    """``I(X_j; Y_k)`` in bits for every feature ``j`` and label ``k`` at once.
+
+    The contingency tables of all pairs come from one sparse product: with
+    ``A`` the indicator matrix of the non-zero codes of the features (one
+    column per feature-value pair) and ``B`` that of the labels,
+    ``C = A.T @ B`` holds the counts ``n(x, y)`` of all cells with ``x > 0``
+    and ``y > 0``. The cells where a code is 0 follow from the marginal counts
+    (``n(x, 0) = n(x) - sum_{y>0} n(x, y)`` and so on), and the per-pair sums of
+    ``n(x,y) log2(n n(x,y) / (n(x) n(y)))`` (Cover & Thomas 2006, eq. 2.28) are
+    grouped by feature and label with two more sparse products. The work is
+    proportional to the non-zeros of ``Xd`` times the label indicators, so a
+    sparse ``Xd`` (zero is code 0) is never densified.
+
+    Parameters
+    ----------
+    Xd : array-like or sparse matrix of shape (n_samples, n_features)
+        Non-negative integer codes (e.g. from
+        :mod:`mlfsbench.estimators.discretizers.unsupervised`).
+        Codes need not be contiguous; unused codes cost nothing.
+    Yd : array-like or sparse matrix of shape (n_samples, n_labels)
+        Non-negative integer codes, typically a 0/1 label matrix.
+
+    Returns
+    -------
+    mi : ndarray of shape (n_features, n_labels), float64
+        Mutual information in bits, clipped below at 0.
+
+    Examples
+    --------
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
+    >>> Y = np.array([[0], [0], [1], [1]])
+    >>> mutual_information_matrix(X, Y)
+    array([[1.],
+           [0.]])
+    """
+    Xd = check_codes(Xd, "Xd")
+    Yd = check_codes(Yd, "Yd")
+    if Xd.ndim == 1:
+        Xd = Xd.reshape(-1, 1)
+    if Yd.ndim == 1:
+        Yd = Yd.reshape(-1, 1)
+    if Xd.shape[0] != Yd.shape[0]:
+        raise ValueError(
+            f"Xd has {Xd.shape[0]} samples but Yd has {Yd.shape[0]}"
+        )
+    n = Xd.shape[0]
+    p, q = Xd.shape[1], Yd.shape[1]
+    if n == 0:
+        return np.zeros((p, q))
+
+    A, Gx = _indicators(Xd)  # (n, r), (p, r)
+    B, Gy = _indicators(Yd)  # (n, s), (q, s)
+    nx = np.asarray(A.sum(axis=0)).ravel()  # n(x), x > 0, per feature-value pair
+    ny = np.asarray(B.sum(axis=0)).ravel()
+    C = (A.T @ B).toarray()  # n(x, y), x > 0, y > 0            (r, s)
+    Nx = Gx @ nx  # samples with a non-zero code, per feature   (p,)
+    Ny = Gy @ ny  #                                per label    (q,)
+    nx0 = n - Nx  # n(x = 0) per feature
+    ny0 = n - Ny
+    C_by_label = np.asarray((Gy @ C.T).T)  # sum_{y>0} n(x, y)   (r, q)
+    C_by_feature = np.asarray(Gx @ C)  # sum_{x>0} n(x, y)      (p, s)
+    C_both = np.asarray(Gx @ C_by_label)  # sum_{x>0,y>0}        (p, q)
+
+    # x > 0, y > 0
+    t = _cell_terms(C, nx[:, None], ny[None, :], n)
+    total = np.asarray(Gx @ (Gy @ t.T).T)
+    # x > 0, y = 0 (per label k)
+    t = _cell_terms(nx[:, None] - C_by_label, nx[:, None], ny0[None, :], n)
+    total += np.asarray(Gx @ t)
+    # x = 0, y > 0 (per feature j)
+    t = _cell_terms(ny[None, :] - C_by_feature, nx0[:, None], ny[None, :], n)
+    total += np.asarray((Gy @ t.T).T)
+    # x = 0, y = 0
+    n00 = n - Nx[:, None] - Ny[None, :] + C_both
+    total += _cell_terms(n00, nx0[:, None], ny0[None, :], n)
+
+    return np.maximum(total / n, 0.0)
+
+
+# --------------------------------------------------------------------------
+# Conditioned on one extra variable (greedy forward selection)
+# --------------------------------------------------------------------------
+
+
+def conditional_mutual_information_matrix(Xd, Yd, z) -> np.ndarray:
+    """``I(X_j; Y_k | Z)`` in bits for every feature ``j`` and label ``k`` at once.
+
+    Uses the chain rule ``I(X; Y, Z) = I(X; Z) + I(X; Y | Z)`` (Cover & Thomas
+    2006, eq. 2.62): one :func:`mutual_information_matrix` call against the
+    columns ``(Y_k, Z)`` (each pair of codes merged into one code) and ``Z``
+    itself gives both terms, so the cost is that of one all-pairs MI matrix.
+    Plug-in entropies satisfy the chain rule exactly, so the result equals
+    :func:`conditional_mutual_information` of every pair up to rounding; tiny
+    negative rounding is clipped to 0.
+
+    This is the building block of the greedy selectors: with ``Z`` the
+    feature selected last, ``I(X_j Z; Y_k) = I(Z; Y_k) + I(X_j; Y_k | Z)``
+    updates a joint-mutual-information criterion for every candidate at once.
+
+    Parameters
+    ----------
+    Xd : array-like or sparse matrix of shape (n_samples, n_features)
+        Non-negative integer codes.
+    Yd : array-like of shape (n_samples, n_labels) or (n_samples,)
+        Non-negative integer codes (dense).
+    z : array-like of shape (n_samples,)
+        Non-negative integer codes of the conditioning variable.
+
+    Returns
+    -------
+    cmi : ndarray of shape (n_features, n_labels), float64
+
+    Examples
+    --------
+    >>> x = np.array([0, 0, 1, 1]); z = np.array([0, 1, 0, 1])
+    >>> y = np.bitwise_xor(x, z)  # y is independent of x, determined by (x, z)
+    >>> conditional_mutual_information_matrix(x[:, None], y, z)
+    array([[1.]])
+    >>> mutual_information_matrix(x[:, None], y)
+    array([[0.]])
+    """
+    z = check_codes(z, "z")
+    if sp.issparse(z):
+        z = z.toarray()
+    z = np.asarray(z).reshape(-1).astype(np.int64)
+    Yd = check_codes(Yd, "Yd")
+    if sp.issparse(Yd):
+        Yd = Yd.toarray()
+    Yd = np.asarray(Yd)
+    if Yd.ndim == 1:
+        Yd = Yd.reshape(-1, 1)
+    if Yd.shape[0] != z.shape[0]:
+        raise ValueError(f"Yd has {Yd.shape[0]} samples but z has {z.shape[0]}")
+    width = int(z.max()) + 1 if z.size else 1
+    stacked = np.empty((Yd.shape[0], Yd.shape[1] + 1), dtype=np.int64)
+    stacked[:, :-1] = Yd  # widen before multiplying (no uint8 overflow)
+    stacked[:, :-1] *= width
+    stacked[:, :-1] += z[:, None]
+    stacked[:, -1] = z
+    mi = mutual_information_matrix(Xd, stacked)
+    return np.maximum(mi[:, :-1] - mi[:, -1:], 0.0)

@@ -1,0 +1,127 @@
+"""Registries of transformations, selectors and classifiers, by name.
+
+Config files, the CLI and the workflow refer to estimators by lower-case,
+hyphenated names (``mim-br``, ``mlknn``). A module registers a class with the
+decorators below; :func:`get` returns the class and :func:`describe` lists the
+constructor parameters and defaults (used by ``mlfsbench methods``).
+
+>>> from mlfsbench.estimators import registry
+>>> "mim-br" in registry.names("selector")
+True
+>>> registry.get("classifier", "mlknn").__name__
+'MLkNN'
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import re
+from typing import Any
+
+KINDS = ("transformation", "selector", "classifier")
+_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_REGISTRY: dict[str, dict[str, type]] = {kind: {} for kind in KINDS}
+# The package whose modules register the built-in estimators of each kind:
+# every module in it is imported on first use of that kind, so a new
+# estimator module needs no import line anywhere else, and a job that only
+# needs a classifier does not pay for importing every selector.
+_BUILTIN_PACKAGES = {
+    "transformation": "mlfsbench.estimators.transformations",
+    "selector": "mlfsbench.estimators.selectors",
+    "classifier": "mlfsbench.estimators.classifiers",
+}
+_loaded: set[str] = set()
+
+
+def _check_kind(kind: str) -> None:
+    if kind not in KINDS:
+        raise ValueError(f"unknown registry kind {kind!r}; expected one of {KINDS}")
+
+
+def register(kind: str, name: str):
+    """Class decorator registering an estimator under ``name``."""
+    _check_kind(kind)
+    if not _NAME.match(name):
+        raise ValueError(f"registry name {name!r} must be lower-case with hyphens")
+
+    def decorator(cls: type) -> type:
+        existing = _REGISTRY[kind].get(name)
+        if existing is not None and existing is not cls:
+            raise ValueError(f"{kind} {name!r} is already registered by {existing}")
+        _REGISTRY[kind][name] = cls
+        cls.registry_name = name
+        return cls
+
+    return decorator
+
+
+def _load_builtins(kind: str | None = None) -> None:
+    for k in KINDS if kind is None else (kind,):
+        if k in _loaded:
+            continue
+        _loaded.add(k)
+        package = _BUILTIN_PACKAGES[k]
+        pkg = importlib.import_module(package)
+        for info in pkgutil.iter_modules(pkg.__path__):
+            if not info.name.startswith("_"):
+                importlib.import_module(f"{package}.{info.name}")
+
+
+def names(kind: str) -> list[str]:
+    """Sorted registered names of one kind."""
+    _load_builtins(kind)
+    return sorted(_REGISTRY[kind])
+
+
+def get(kind: str, name: str) -> type:
+    """Return the class registered as ``name``; clear error when unknown."""
+    _check_kind(kind)
+    _load_builtins(kind)
+    try:
+        return _REGISTRY[kind][name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY[kind])) or "none"
+        raise KeyError(f"unknown {kind} {name!r}; registered: {known}") from None
+
+
+def parameters(cls: type) -> dict[str, Any]:
+    """Constructor parameters of ``cls`` with their defaults (``None`` if none)."""
+    params = {}
+    for p in inspect.signature(cls.__init__).parameters.values():
+        if p.name == "self" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        params[p.name] = None if p.default is inspect.Parameter.empty else p.default
+    return params
+
+
+def create(kind: str, name: str, params: dict[str, Any] | None = None, **extra):
+    """Instantiate a registered estimator; unknown parameters are an error."""
+    cls = get(kind, name)
+    params = {**(params or {}), **extra}
+    allowed = parameters(cls)
+    unknown = sorted(set(params) - set(allowed))
+    if unknown:
+        raise ValueError(
+            f"{kind} {name!r} has no parameter(s) {', '.join(unknown)}; "
+            f"allowed: {', '.join(sorted(allowed))}"
+        )
+    return cls(**params)
+
+
+def describe() -> dict[str, dict[str, dict[str, Any]]]:
+    """Every registered estimator with its parameters and defaults."""
+    _load_builtins()
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for kind in KINDS:
+        out[kind] = {}
+        for name in sorted(_REGISTRY[kind]):
+            cls = _REGISTRY[kind][name]
+            doc = (inspect.getdoc(cls) or "").strip().splitlines()
+            out[kind][name] = {
+                "class": f"{cls.__module__}.{cls.__qualname__}",
+                "summary": doc[0] if doc else "",
+                "parameters": parameters(cls),
+            }
+    return out

@@ -1,0 +1,164 @@
+r"""Entropy-based label subset (Lee & Kim 2016, Section 3.2).
+
+Lee & Kim approximate the uncertainty of the label set by the sum of the
+label entropies, :math:`\tilde E_1(L) = \sum_{l \in L} H(l)` (their Eq. 28), so
+the subset :math:`Y` of a fixed size that keeps most of it consists of the
+:math:`|Y|` labels of largest entropy (Algorithm 1, line 7). This module holds
+that transformation and :func:`column_entropies`, the plug-in entropy of every
+column of a discrete matrix at once (also the :math:`H(f)` of the features in
+their Algorithm 1).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
+
+from mlfsbench.estimators.information.entropy import _xlog2x, check_codes
+from mlfsbench.estimators.registry import register
+from mlfsbench.estimators.selectors._base import check_label_matrix
+
+DEFAULT_FRACTION = 0.2
+_MAX_DENSE_CODE = 32
+
+
+def column_entropies(X) -> np.ndarray:
+    """Plug-in entropy in bits of every column of a matrix of integer codes.
+
+    ``H(X_j) = log2 n - sum_v n_v log2 n_v / n`` from the value counts ``n_v``
+    of column ``j``: dense input with codes up to 32 is counted with one
+    vectorized pass per value, anything else from the distinct (column, value)
+    pairs of the non-zero entries plus the implicit zeros.
+
+    Parameters
+    ----------
+    X : array-like or sparse matrix of shape (n_samples, n_columns)
+        Non-negative integer codes.
+
+    Returns
+    -------
+    ndarray of shape (n_columns,)
+
+    Examples
+    --------
+    >>> column_entropies(np.array([[0, 0, 1], [1, 0, 2], [0, 0, 3], [1, 0, 4]]))
+    array([1., 0., 2.])
+    """
+    X = check_codes(X, "X")
+    if X.ndim == 1:
+        X = X.reshape(-1, 1)
+    n, p = X.shape
+    if n == 0 or p == 0:
+        return np.zeros(p)
+    if not sp.issparse(X):
+        top = int(X.max())
+        if top <= _MAX_DENSE_CODE:
+            # one counting pass per value (dense codes are small integers)
+            sum_clogc = np.zeros(p)
+            seen = np.zeros(p, dtype=np.int64)
+            for v in range(1, top + 1):
+                c = np.count_nonzero(X == v, axis=0)
+                seen += c
+                sum_clogc += _xlog2x(c)
+            sum_clogc += _xlog2x(n - seen)
+            return np.maximum(np.log2(n) - sum_clogc / n, 0.0)
+        X = sp.csc_matrix(X)  # large codes: count the distinct (column, value)
+    X = sp.csc_matrix(X)
+    col = np.repeat(np.arange(p), np.diff(X.indptr))
+    data = X.data.astype(np.int64)
+    zeros = n - np.diff(X.indptr)
+    # count (column, value) pairs; np.unique keeps memory at O(nnz) whatever
+    # the size of the codes
+    width = int(data.max()) + 1 if data.size else 1
+    pairs, counts = np.unique(col.astype(np.int64) * width + data, return_counts=True)
+    pair_col = pairs // width
+    sum_clogc = np.bincount(pair_col, weights=_xlog2x(counts), minlength=p)
+    sum_clogc += _xlog2x(zeros)
+    h = np.log2(n) - sum_clogc / n
+    return np.maximum(h, 0.0)
+
+
+def resolve_n_labels(n_labels, total: int) -> int:
+    """Number of labels meant by ``n_labels`` (see :class:`EntropyLabelSubset`).
+
+    >>> resolve_n_labels(None, 159), resolve_n_labels(0.5, 10), resolve_n_labels(3, 2)
+    (32, 5, 2)
+    """
+    if n_labels is None:
+        n_labels = DEFAULT_FRACTION
+    if isinstance(n_labels, bool) or not isinstance(
+        n_labels, numbers.Integral | numbers.Real
+    ):
+        raise ValueError(f"n_labels must be an int, a float or None, got {n_labels!r}")
+    if isinstance(n_labels, numbers.Integral):
+        if n_labels < 0:
+            raise ValueError(f"n_labels must be >= 0, got {n_labels}")
+        return min(int(n_labels), total)
+    if not 0.0 <= float(n_labels) <= 1.0:
+        raise ValueError(f"a fractional n_labels must lie in [0, 1], got {n_labels}")
+    if total == 0:
+        return 0
+    return min(max(int(np.floor(float(n_labels) * total + 0.5)), 1), total)
+
+
+@register("transformation", "entropy-labels")
+class EntropyLabelSubset(TransformerMixin, BaseEstimator):
+    """Keep the ``|Y|`` labels of largest entropy (Lee & Kim 2016, Sec. 3.2).
+
+    Labels are sorted by decreasing plug-in entropy of their training column
+    (ties: lower label index first) and the first ``|Y|`` are kept, in that
+    order.
+
+    Parameters
+    ----------
+    n_labels : int, float or None, default=None
+        ``|Y|``. An int is a number of labels (capped at the number of
+        labels; 0 keeps none); a float in [0, 1] a fraction of the labels,
+        rounded half up and at least 1; ``None`` means 0.2, i.e. 20% of the
+        labels (the range in which Lee & Kim's Figures 2-3 stop improving; their
+        Table 2 tunes it per dataset).
+
+    Attributes
+    ----------
+    entropies_ : ndarray of shape (n_labels_total,)
+        ``H(l)`` in bits of every training label.
+    order_ : ndarray of shape (n_labels_total,)
+        Labels by decreasing entropy (``L*`` of Algorithm 1, line 7).
+    selected_ : ndarray of shape (n_selected,)
+        The kept labels, ``order_[:|Y|]``.
+
+    Examples
+    --------
+    >>> Y = np.array([[1, 0, 1], [1, 0, 0], [1, 1, 0], [0, 0, 1]])
+    >>> t = EntropyLabelSubset(n_labels=2).fit(Y)
+    >>> t.order_.tolist(), t.selected_.tolist()
+    ([2, 0, 1], [2, 0])
+    >>> t.transform(Y).tolist()
+    [[1, 1], [0, 1], [0, 1], [1, 0]]
+    """
+
+    def __init__(self, *, n_labels=None):
+        self.n_labels = n_labels
+
+    def fit(self, Y, y=None):
+        """Compute label entropies and pick the top ``|Y|`` labels."""
+        Y = check_label_matrix(Y)
+        k = resolve_n_labels(self.n_labels, Y.shape[1])
+        self.entropies_ = column_entropies(Y)
+        self.order_ = np.argsort(-self.entropies_, kind="stable")
+        self.selected_ = self.order_[:k]
+        return self
+
+    def transform(self, Y):
+        """The kept label columns, in decreasing order of entropy."""
+        check_is_fitted(self, "selected_")
+        Y = check_label_matrix(Y)
+        if Y.shape[1] != len(self.entropies_):
+            raise ValueError(
+                f"Y has {Y.shape[1]} labels; fitted on {len(self.entropies_)}"
+            )
+        return Y[:, self.selected_]

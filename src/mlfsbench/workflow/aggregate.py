@@ -1,0 +1,167 @@
+"""Aggregation of per-fold metric tables into result tables and plots."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from mlfsbench.workflow.io import atomic_path, write_text
+from mlfsbench.workflow.stages import METRIC_COLUMNS, format_table
+
+PathLike = str | os.PathLike
+
+
+def _k_order(values: pd.Series) -> pd.Series:
+    """Sort key of the ``n_features`` column: numbers, then ``all``, ``selected``."""
+    special = {"all": 1e18, "selected": 2e18}
+    return values.map(lambda v: special.get(str(v)) or float(v))
+
+
+def collect(paths: Sequence[PathLike]) -> pd.DataFrame:
+    """Concatenate per-fold metric tables into one deterministically sorted table."""
+    frames = [pd.read_csv(p, sep="\t", dtype={"n_features": str}) for p in paths]
+    if not frames:
+        raise ValueError("no metric tables to aggregate")
+    table = pd.concat(frames, ignore_index=True)
+    missing = set(METRIC_COLUMNS) - set(table.columns)
+    if missing:
+        raise ValueError(f"metric tables lack column(s) {sorted(missing)}")
+    table = table[METRIC_COLUMNS]
+    keys = ["dataset", "split", "selector", "classifier", "metric", "n_features",
+            "fold"]
+    table = table.sort_values(
+        keys, key=lambda c: _k_order(c) if c.name == "n_features" else c,
+        kind="mergesort",
+    )
+    return table.reset_index(drop=True)
+
+
+def summarize(table: pd.DataFrame) -> pd.DataFrame:
+    """Mean, standard deviation and fold count of each metric over the folds."""
+    keys = ["dataset", "split", "selector", "classifier", "n_features", "metric"]
+    grouped = table.groupby(keys, sort=False)["value"]
+    out = grouped.agg(mean="mean", std="std", folds="count").reset_index()
+    return out
+
+
+def write_tables(paths: Sequence[PathLike], metrics_out: PathLike,
+                 summary_out: PathLike) -> pd.DataFrame:
+    """Write the tidy table of every fold and its per-configuration summary."""
+    table = collect(paths)
+    write_text(metrics_out, format_table(table))
+    write_text(summary_out, format_table(summarize(table)))
+    return table
+
+
+def write_html_table(table: pd.DataFrame, out: PathLike, title: str) -> None:
+    """A small standalone HTML page holding ``table`` (for the HTML report)."""
+    body = table.to_html(index=False, float_format=lambda v: f"{v:.4g}",
+                         border=0, classes="mlfs-table")
+    style = ("body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}"
+             "td,th{padding:2px 8px;border-bottom:1px solid #ccc;text-align:right}")
+    write_text(out, f"<!DOCTYPE html><html><head><meta charset='utf-8'>"
+                    f"<title>{title}</title><style>{style}</style></head>"
+                    f"<body><h3>{title}</h3>{body}</body></html>\n")
+
+
+def datasets_table(stats_paths: Sequence[PathLike], out: PathLike,
+                   html_out: PathLike | None = None) -> pd.DataFrame:
+    """One row of statistics per prepared dataset (the ``datasets`` report)."""
+    rows = []
+    for p in stats_paths:
+        with open(p, encoding="utf-8") as fh:
+            rows.append(json.load(fh))
+    table = pd.DataFrame(rows).sort_values("dataset", kind="mergesort")
+    columns = ["dataset", "instances", "features", "labels", "cardinality",
+               "density", "distinct_labelsets"]
+    table = table[columns + [c for c in table.columns if c not in columns]]
+    write_text(out, format_table(table.reset_index(drop=True)))
+    if html_out is not None:
+        write_html_table(table, html_out, "Datasets")
+    return table
+
+
+def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
+                 pdf: PathLike) -> None:
+    """One panel per metric: mean over folds against the number of features.
+
+    Each (split, selector, classifier) is a line; the ``all``-features
+    baseline is a dashed horizontal line of the same colour, the selector's
+    own subset (``selected``) a dotted one.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    data = summary[summary["dataset"] == dataset]
+    if data.empty:
+        raise ValueError(f"no results for dataset {dataset!r}")
+    metrics = sorted(data["metric"].unique())
+    ncols = 4
+    nrows = int(np.ceil(len(metrics) / ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4 * ncols, 3 * nrows),
+                             squeeze=False)
+    groups = list(data.groupby(["split", "selector", "classifier"], sort=True))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for ax, metric in zip(axes.flat, metrics, strict=False):
+        for i, ((split, sel, clf), g) in enumerate(groups):
+            g = g[g["metric"] == metric]
+            colour = colours[i % len(colours)]
+            numeric = g[~g["n_features"].isin(["all", "selected"])]
+            ks = numeric["n_features"].astype(int).to_numpy()
+            order = np.argsort(ks, kind="mergesort")
+            ax.plot(ks[order], numeric["mean"].to_numpy()[order], marker=".",
+                    color=colour, label=f"{sel} / {clf} ({split})")
+            for point, style in (("all", "--"), ("selected", ":")):
+                line = g[g["n_features"] == point]
+                if not line.empty:
+                    ax.axhline(float(line["mean"].iloc[0]), color=colour,
+                               linestyle=style, linewidth=0.8)
+        ax.set_title(metric)
+        ax.set_xlabel("number of features")
+    for ax in list(axes.flat)[len(metrics):]:
+        ax.set_visible(False)
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=2, frameon=False)
+    fig.suptitle(f"{dataset} (dashed: all features; dotted: the selector's own "
+                 "subset)")
+    fig.tight_layout(rect=(0, 0.08, 1, 0.96))
+    for path in (png, pdf):
+        with atomic_path(path) as tmp:
+            # Fixed metadata keeps the files identical across runs.
+            meta = {"Software": None} if str(path).endswith(".png") else {
+                "Creator": None, "Producer": None, "CreationDate": None}
+            fig.savefig(tmp, dpi=120, metadata=meta)
+    plt.close(fig)
+
+
+def transformations_table(paths: Sequence[PathLike], out: PathLike) -> pd.DataFrame:
+    """One row per fold, transformation and output array of the label stage.
+
+    Paths follow ``.../{dataset}/{split}/fold{fold}/labels/{transform}.json``.
+    """
+    rows = []
+    for path in paths:
+        parts = os.path.normpath(path).split(os.sep)
+        with open(path, encoding="utf-8") as fh:
+            summary = json.load(fh)
+        for key, info in summary.items():
+            if not isinstance(info, dict) or "shape" not in info:
+                continue
+            rows.append({"dataset": parts[-5], "split": parts[-4],
+                         "fold": int(parts[-3].removeprefix("fold")),
+                         "transformation": os.path.splitext(parts[-1])[0],
+                         "array": key, "shape": "x".join(map(str, info["shape"])),
+                         "classes": info.get("classes"),
+                         "discarded": info.get("discarded")})
+    table = pd.DataFrame(rows, columns=["dataset", "split", "fold", "transformation",
+                                        "array", "shape", "classes", "discarded"])
+    table = table.sort_values(["dataset", "split", "transformation", "array", "fold"],
+                              kind="mergesort")
+    write_text(out, format_table(table.reset_index(drop=True)))
+    return table

@@ -1,0 +1,282 @@
+"""The workflow's comparison stage: statistical tests, runtimes and stability.
+
+Functions of the aggregated results of one experiment (``summary.tsv``, the
+selection records of every fold) that the ``stats``, ``runtime`` and
+``stability`` rules call. The tests themselves live in :mod:`mlfsbench.evaluation.stats`
+and :mod:`mlfsbench.evaluation.stability`.
+
+A *method* in the statistical comparison is one configured selector (joined
+with the classifier's identifier when an experiment has several
+classifiers); the all-features baseline enters as ``all-features``. The score
+of a method on a dataset is its mean over folds, either at one feature count
+or averaged over the integer feature counts of the grid (``"mean"``; the
+"rank score averaged over K" of Sechidis et al. 2019, Table 2, averages ranks
+instead: ``"mean-rank"`` ranks the methods at each K and averages the ranks).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mlfsbench.evaluation.metrics import METRICS
+from mlfsbench.evaluation.stability import stability, top_k_matrix
+from mlfsbench.evaluation.stats import compare_methods, critical_difference_diagram
+from mlfsbench.workflow.aggregate import write_html_table
+from mlfsbench.workflow.io import atomic_path, write_json, write_text
+from mlfsbench.workflow.stages import format_table
+
+PathLike = str | os.PathLike
+BASELINE = "all-features"
+#: Whether a larger value is better, for every measure the evaluate stage writes.
+GREATER_IS_BETTER = {name: info["greater_is_better"] for name, info in METRICS.items()}
+GREATER_IS_BETTER.update(rrmse=False, feature_reduction=True)
+
+
+def _method_names(summary: pd.DataFrame, selector=None) -> pd.Series:
+    """Method label of each row: the selector (or ``selector``), joined with
+    the classifier when the table has several classifiers."""
+    names = summary["selector"] if selector is None else pd.Series(
+        selector, index=summary.index)
+    if summary["classifier"].nunique() > 1:
+        return names + "|" + summary["classifier"]
+    return names
+
+
+def method_table(summary: pd.DataFrame, metric: str, n_features: int | str = "mean",
+                 ) -> pd.DataFrame:
+    """Datasets × methods table of one metric (mean over folds and splits).
+
+    ``n_features`` is one size of the grid, or ``"mean"`` (average over the
+    integer sizes). The all-features rows become the ``all-features`` column
+    (per classifier when there are several; one value per dataset, the mean
+    over the selectors' identical runs).
+
+    >>> s = pd.DataFrame({"dataset": ["d"] * 4, "split": "cv",
+    ...     "selector": ["a", "a", "b", "b"], "classifier": "c",
+    ...     "n_features": ["1", "all", "1", "all"], "metric": "m",
+    ...     "mean": [0.2, 0.1, 0.4, 0.1]})
+    >>> method_table(s, "m", 1).to_dict("records")
+    [{'a': 0.2, 'b': 0.4, 'all-features': 0.1}]
+    """
+    data = summary[summary["metric"] == metric].copy()
+    if data.empty:
+        raise ValueError(f"no results for metric {metric!r}")
+    data["method"] = _method_names(data)
+    data["n_features"] = data["n_features"].astype(str)
+    base = data[data["n_features"] == "all"].copy()
+    base["method"] = _method_names(base, BASELINE)
+    sized = data[data["n_features"] != "all"]
+    if n_features == "mean":
+        sized = sized[sized["n_features"] != "selected"]
+    if n_features != "mean":
+        sized = sized[sized["n_features"] == str(n_features)]
+        if sized.empty:
+            raise ValueError(f"metric {metric!r}: no results at {n_features} features")
+    table = sized.pivot_table(index="dataset", columns="method", values="mean",
+                              aggfunc="mean", sort=True)
+    table.columns.name = None
+    if not base.empty:
+        baseline = base.pivot_table(index="dataset", columns="method", values="mean",
+                                    aggfunc="mean", sort=True)
+        table = table.join(baseline)
+    return table
+
+
+def mean_rank_table(summary: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """Datasets × methods: the method's rank at each K, averaged over the Ks."""
+    data = summary[(summary["metric"] == metric)
+                   & ~summary["n_features"].astype(str).isin(["all", "selected"])
+                   ].copy()
+    data["method"] = _method_names(data)
+    ascending = not GREATER_IS_BETTER[metric]
+    data["rank"] = data.groupby(["dataset", "n_features"])["mean"].rank(
+        ascending=ascending, method="average")
+    table = data.pivot_table(index="dataset", columns="method", values="rank",
+                             aggfunc="mean", sort=True)
+    table.columns.name = None
+    return table
+
+
+def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean",
+            control: str | None = None, alpha: float = 0.05) -> dict[str, Any]:
+    """Statistical comparison of the methods on one metric (JSON-ready).
+
+    With fewer than two datasets or methods no test is defined: the result
+    then holds ``skipped`` with the reason, and the table.
+    """
+    if n_features == "mean-rank":
+        table = mean_rank_table(summary, metric)
+        higher = False
+    else:
+        table = method_table(summary, metric, n_features)
+        higher = GREATER_IS_BETTER[metric]
+    incomplete = table.index[table.isna().any(axis=1)].tolist()
+    table = table.dropna(axis=0, how="any")
+    out: dict[str, Any] = {"metric": metric, "n_features": n_features,
+                           "table": {c: table[c].to_dict() for c in table.columns}}
+    if incomplete:
+        # a dataset where some method has no result (e.g. a threshold that
+        # selects no feature) cannot enter a rank test
+        out["datasets_without_all_methods"] = incomplete
+    if table.shape[0] < 2 or table.shape[1] < 2:
+        out["skipped"] = (f"needs >= 2 datasets and >= 2 methods, got "
+                          f"{table.shape[0]} x {table.shape[1]}")
+        return out
+    if control is not None and control not in table.columns:
+        control = None
+    out.update(compare_methods(table, higher_is_better=higher, control=control,
+                               alpha=alpha))
+    return out
+
+
+def write_comparison(summary_path: PathLike, metric: str, json_out: PathLike,
+                     png_out: PathLike, *, n_features: int | str = "mean",
+                     control: str | None = None, alpha: float = 0.05) -> dict:
+    """The ``stats`` rule: one metric's comparison as JSON and its CD diagram."""
+    summary = pd.read_csv(summary_path, sep="\t", dtype={"n_features": str})
+    result = compare(summary, metric, n_features=n_features, control=control,
+                     alpha=alpha)
+    write_json(json_out, result)
+    if "skipped" in result:
+        fig = _message_figure(f"{metric}: {result['skipped']}")
+    else:
+        use_control = result["bonferroni_dunn"]["control"]
+        cd = result["bonferroni_dunn" if use_control else "nemenyi"]["cd"]
+        longest = max(len(name) for name in result["average_ranks"]) + 7
+        textspace = max(1.5, 0.085 * longest)  # inches for the names
+        fig = critical_difference_diagram(
+            result["average_ranks"], cd, control=use_control,
+            textspace=textspace, width=3.5 + 2 * textspace,
+            title=f"{metric} ({'Bonferroni-Dunn' if use_control else 'Nemenyi'}, "
+                  f"CD = {cd:.3f})")
+    _save(fig, png_out)
+    return result
+
+
+def _message_figure(text: str):
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(6, 1.2))
+    fig.text(0.5, 0.5, text, ha="center", va="center", wrap=True)
+    return fig
+
+
+def _save(fig, path: PathLike) -> None:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(fig)
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, dpi=120, metadata={"Software": None})
+
+
+def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
+                html_out: PathLike | None = None) -> pd.DataFrame:
+    """One row per metric: average ranks, Friedman p and Iman-Davenport F."""
+    rows = []
+    for path in json_paths:
+        with open(path, encoding="utf-8") as fh:
+            res = json.load(fh)
+        row: dict[str, Any] = {"metric": res["metric"],
+                               "n_features": res["n_features"]}
+        if "skipped" in res:
+            row["note"] = res["skipped"]
+        else:
+            row.update({f"rank:{m}": r for m, r in res["average_ranks"].items()})
+            row["friedman_p"] = res["friedman"]["p_value"]
+            row["iman_davenport_F"] = res["iman_davenport"]["F"]
+            row["F_critical"] = res["iman_davenport"]["critical_value"]
+            row["nemenyi_cd"] = res["nemenyi"]["cd"]
+            row["bonferroni_dunn_cd"] = res["bonferroni_dunn"]["cd"]
+        rows.append(row)
+    table = pd.DataFrame(rows).sort_values("metric", kind="mergesort")
+    write_text(out, format_table(table.reset_index(drop=True)))
+    if html_out is not None:
+        write_html_table(table, html_out, "Average ranks and tests per metric")
+    return table
+
+
+def _selections(paths: Sequence[PathLike]) -> pd.DataFrame:
+    """Selection records with their dataset/split/fold/selector from the path.
+
+    Paths follow ``.../{dataset}/{split}/fold{fold}/select/{selector}.json``.
+    """
+    rows = []
+    for path in paths:
+        parts = os.path.normpath(path).split(os.sep)
+        with open(path, encoding="utf-8") as fh:
+            rec = json.load(fh)
+        rows.append({"dataset": parts[-5], "split": parts[-4],
+                     "fold": int(parts[-3].removeprefix("fold")),
+                     "selector": os.path.splitext(parts[-1])[0],
+                     "seconds": float(rec["seconds"]), "ranking": rec["ranking"]})
+    if not rows:
+        raise ValueError("no selection records")
+    return pd.DataFrame(rows)
+
+
+def runtime_table(paths: Sequence[PathLike], out: PathLike) -> pd.DataFrame:
+    """Seconds of each selector's ``fit`` per dataset (mean, std, folds).
+
+    The time is measured around ``fit`` alone (reading files and starting
+    Python are excluded; the rule's ``benchmark:`` file has the job's total).
+    """
+    sel = _selections(paths)
+    table = (sel.groupby(["dataset", "selector"], sort=True)["seconds"]
+             .agg(mean="mean", std="std", folds="count").reset_index())
+    write_text(out, format_table(table))
+    return table
+
+
+def stability_table(paths: Sequence[PathLike], grid: Sequence[int | str],
+                    out: PathLike) -> pd.DataFrame:
+    """Nogueira et al. (2018) stability of the top-K subsets across folds.
+
+    One row per dataset, split, selector and integer K of the grid (``all``,
+    ``selected`` and K not below the number of features are skipped: every
+    fold selects the same set there, or the size varies).
+    """
+    sel = _selections(paths)
+    rows = []
+    for (dataset, split, selector), g in sel.groupby(["dataset", "split",
+                                                      "selector"], sort=True):
+        g = g.sort_values("fold")
+        rankings = np.array(g["ranking"].tolist())
+        n = rankings.shape[1]
+        for k in grid:
+            if k in ("all", "selected") or int(k) >= n or len(g) < 2:
+                continue
+            res = stability(top_k_matrix(rankings, int(k), n))
+            rows.append({"dataset": dataset, "split": split, "selector": selector,
+                         "n_features": int(k), "stability": res.stability,
+                         "ci_low": res.ci_low, "ci_high": res.ci_high,
+                         "folds": len(g)})
+    table = pd.DataFrame(rows, columns=["dataset", "split", "selector", "n_features",
+                                        "stability", "ci_low", "ci_high", "folds"])
+    write_text(out, format_table(table))
+    return table
+
+
+def stability_plot(table: pd.DataFrame, png: PathLike) -> None:
+    """Stability against K, one panel per dataset, one line per selector."""
+    from matplotlib.figure import Figure
+
+    datasets = sorted(table["dataset"].unique()) or ["(no data)"]
+    fig = Figure(figsize=(4 * len(datasets), 3), layout="constrained")
+    axes = fig.subplots(1, len(datasets), squeeze=False)[0]
+    for ax, dataset in zip(axes, datasets, strict=True):
+        for (split, sel), g in table[table["dataset"] == dataset].groupby(
+                ["split", "selector"], sort=True):
+            ax.plot(g["n_features"], g["stability"], marker=".",
+                    label=f"{sel} ({split})")
+        ax.set_title(dataset)
+        ax.set_xlabel("number of features")
+        ax.set_ylabel("stability (Nogueira et al. 2018)")
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize="small")
+    _save(fig, png)
