@@ -8,26 +8,35 @@ from mlfsbench.workflow.config import (
     CONFIG_SCHEMA,
     applies_to,
     canonical,
+    check_config,
+    check_config_file,
     check_experiment,
+    check_grid_fits,
+    config_source,
     discretization_id,
     entry_params,
     feature_counts,
     input_kind,
     load_experiment_files,
     method_id,
+    prepared_feature_counts,
 )
 from mlfsbench.data import read_datasets_table
 from mlfsbench.evaluation.metrics import METRICS
 from mlfsbench.workflow.compare import GREATER_IS_BETTER
 from mlfsbench.data.split import n_folds
 
+CONFIG_SOURCE = config_source(workflow)
+check_config_file(config, CONFIG_SOURCE)
 load_experiment_files(config)
+check_config(config, CONFIG_SOURCE)
 validate(config, str(CONFIG_SCHEMA))
 
 TABLE = {spec.name: spec for spec in read_datasets_table(config["datasets_table"])}
 EXPERIMENTS = config["experiments"]
 for _name, _experiment in EXPERIMENTS.items():
     check_experiment(_name, _experiment, TABLE)
+    check_grid_fits(_name, _experiment, prepared_feature_counts(_experiment))
     for _metric in _experiment.get("stats", {}).get("metrics", []):
         if _metric not in GREATER_IS_BETTER:
             raise ValueError(

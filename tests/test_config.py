@@ -9,11 +9,17 @@ import yaml
 from mlfsbench.data import read_datasets_table
 from mlfsbench.workflow.config import (
     CONFIG_SCHEMA,
+    check_config,
+    check_config_file,
+    check_control,
     check_experiment,
+    check_grid_fits,
     check_methods,
+    entry_params,
     feature_counts,
     load_experiment_files,
     method_id,
+    prepared_feature_counts,
 )
 
 REPO = Path(__file__).resolve().parents[1]
@@ -144,3 +150,109 @@ def test_registry_imports_only_the_kind_asked_for():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True,
                          text=True, check=True).stdout.split()
     assert out == ["False", "True"]
+
+
+# ------------------------------------------- issue 14: early config errors
+def _table():
+    return {s.name: s for s in read_datasets_table(REPO / "config/datasets.tsv")}
+
+
+@pytest.mark.parametrize("value", [-3, 0, 2.5, True])
+def test_bad_n_features_to_select_names_experiment_and_entry(value):
+    experiment = tiny()["experiments"]["tiny"]
+    experiment["selectors"][0]["params"] = {"n_features_to_select": value}
+    ident = method_id(experiment["selectors"][0])
+    with pytest.raises(ValueError) as info:
+        check_experiment("x", experiment, _table())
+    message = str(info.value)
+    assert message.startswith(f"experiment 'x': selectors entry {ident!r}")
+    assert f"n_features_to_select must be a positive integer or null, got {value!r}" \
+        in message
+
+
+def test_bad_n_features_to_select_per_dataset_names_the_dataset():
+    experiment = tiny()["experiments"]["tiny"]
+    dataset = experiment["datasets"][0]
+    experiment["selectors"][0]["dataset_params"] = {
+        dataset: {"n_features_to_select": -3}}
+    with pytest.raises(ValueError, match=f"on dataset '{dataset}'.*got -3"):
+        check_experiment("x", experiment, _table())
+
+
+@pytest.mark.parametrize("k", [0, -3])
+def test_classifier_k_must_be_positive(k):
+    experiment = tiny()["experiments"]["tiny"]
+    entry = experiment["classifiers"][0]
+    assert entry["name"] == "mlknn"
+    entry["params"]["k"] = k
+    with pytest.raises(ValueError, match=(
+            f"experiment 'x': classifiers entry '{method_id(entry)}': "
+            f"k must be a positive integer, got {k}")):
+        check_experiment("x", experiment, _table())
+
+
+def test_unknown_stats_control_is_rejected():
+    experiment = tiny()["experiments"]["tiny"]
+    experiment["stats"] = {"control": "nope"}
+    with pytest.raises(ValueError, match="stats.control 'nope' is not one of its "
+                                         "methods"):
+        check_experiment("x", experiment, _table())
+    experiment["stats"] = {"control": method_id(experiment["selectors"][0])}
+    check_experiment("x", experiment, _table())
+
+
+def test_paper_controls_are_methods(monkeypatch):
+    # lee2016 names its control; it must stay valid.
+    monkeypatch.chdir(REPO)
+    config = load_experiment_files(
+        yaml.safe_load((REPO / "config/config.yaml").read_text()))
+    controls = [x["stats"]["control"] for x in config["experiments"].values()
+                if x.get("stats", {}).get("control")]
+    assert controls
+    for name, experiment in config["experiments"].items():
+        check_control(name, experiment)
+
+
+def test_empty_config_file_is_named():
+    with pytest.raises(ValueError, match=r"^my\.yaml: empty config file"):
+        check_config_file(None, "my.yaml")
+    with pytest.raises(ValueError, match=r"^my\.yaml: empty config file"):
+        check_config_file({}, "my.yaml")
+
+
+@pytest.mark.parametrize("config", [{"experiments": {}},
+                                    {"experiments": None, "experiment_files": []},
+                                    {"datasets_table": "config/datasets.tsv"}])
+def test_config_without_experiments_names_the_file(config):
+    load_experiment_files(config)
+    with pytest.raises(ValueError, match=r"^my\.yaml: no experiments"):
+        check_config(config, "my.yaml")
+
+
+def test_grid_that_fits_no_dataset_is_rejected_when_the_count_is_known(tmp_path):
+    experiment = tiny()["experiments"]["tiny"]
+    dataset = experiment["datasets"][0]
+    experiment["n_features"] = [500, "600..700:50"]
+    check_grid_fits("x", experiment, {})  # unknown count: later
+    (tmp_path / f"{dataset}.stats.json").write_text('{"features": 72}')
+    counts = prepared_feature_counts(experiment, root=str(tmp_path))
+    assert counts == {dataset: 72}
+    with pytest.raises(ValueError, match=f"experiment 'x': no feature count .* "
+                                         f"fits dataset '{dataset}', which has 72"):
+        check_grid_fits("x", experiment, counts)
+    experiment["n_features"] = [500, "all"]
+    check_grid_fits("x", experiment, counts)
+
+
+def test_integral_float_and_int_give_one_id_and_one_param():
+    a = {"name": "mlknn", "params": {"k": 10, "s": 1.0}}
+    b = {"name": "mlknn", "params": {"k": 10.0, "s": 1}}
+    assert method_id(a) == method_id(b)
+    assert entry_params(a, "d") == entry_params(b, "d") == {"k": 10, "s": 1.0}
+    assert method_id({"name": "mlknn", "params": {"k": 10, "s": 0.5}}) != method_id(a)
+
+
+def test_shipped_ids_did_not_change():
+    # tiny.yaml's ML-kNN ({k: 10, s: 1.0}, no explicit id) keeps its id.
+    assert method_id({"name": "mlknn", "params": {"k": 10, "s": 1.0}}) \
+        == "mlknn-43d785ff"

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 
-from mlfsbench.workflow.io import atomic_path, write_text
+from mlfsbench.workflow.io import atomic_path, save_npz, write_text
 from mlfsbench.workflow.runner import RunRefused, live_snakemake_pids, run
 
 
@@ -22,6 +24,20 @@ def test_atomic_path_leaves_nothing_on_error(tmp_path):
             raise RuntimeError("boom")
     assert target.read_text() == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+
+
+@pytest.mark.parametrize(("umask", "file_mode", "dir_mode"),
+                         [(0o022, 0o644, 0o755), (0o027, 0o640, 0o750)])
+def test_atomic_outputs_follow_the_umask(tmp_path, umask, file_mode, dir_mode):
+    old = os.umask(umask)
+    try:
+        write_text(tmp_path / "new" / "out.txt", "x")
+        save_npz(tmp_path / "new" / "arrays.npz", a=np.arange(3))
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "new" / "out.txt").stat().st_mode) == file_mode
+    assert stat.S_IMODE((tmp_path / "new" / "arrays.npz").stat().st_mode) == file_mode
+    assert stat.S_IMODE((tmp_path / "new").stat().st_mode) == dir_mode
 
 
 def test_live_snakemake_detected_by_cwd(tmp_path):

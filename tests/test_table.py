@@ -96,7 +96,7 @@ def test_single_file_row_without_xml(tmp_path):
                                    "arff_sha256": SHA_A.upper()})
     [spec] = read_datasets_table(path)
     assert spec == DatasetSpec("solo.v2", arff_url=_url("s.arff"),
-                               arff_sha256=SHA_A.upper())
+                               arff_sha256=SHA_A)
     assert list(spec.files()) == ["arff"]
 
 
@@ -160,3 +160,12 @@ def test_wrong_number_of_cells(tmp_path):
 def test_missing_table(tmp_path):
     with pytest.raises(ValueError, match=r"nothere\.tsv"):
         read_datasets_table(tmp_path / "nothere.tsv")
+
+
+def test_uppercase_sha256_is_lowercased_once_at_validation(tmp_path):
+    # The workflow's ensure(sha256=...) compares text: an uppercase checksum
+    # used to delete a good download on every run (issue 14.2).
+    path = _write_table(tmp_path, GOOD | {"train_sha256": "ABCDEF" * 10 + "0123"})
+    [spec] = read_datasets_table(path)
+    assert spec.train_sha256 == "abcdef" * 10 + "0123"
+    assert spec.files()["train"] == (_url("tr"), "abcdef" * 10 + "0123")

@@ -158,6 +158,10 @@ def read_datasets_table(path: str | os.PathLike,
     specs, seen = [], {}
     for lineno, row in _read_rows(path):
         record = {k: v.strip() for k, v in row.items() if v.strip()}
+        # Checksums are compared as text downstream (Snakemake's ensure):
+        # one spelling, lower case, from here on.
+        record.update((k, v.lower()) for k, v in record.items()
+                      if k.endswith("_sha256"))
         label = f"{path}: line {lineno} ({record.get('name', '?')!s})"
         errors = sorted(validator.iter_errors(record), key=lambda e: e.path)
         if errors:

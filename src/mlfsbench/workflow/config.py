@@ -13,10 +13,14 @@ identifier, so only that method's jobs rerun. An entry may set ``id`` itself.
 
 >>> method_id({"name": "mim-br", "params": {}})
 'mim-br'
->>> method_id({"name": "mlknn", "params": {"k": 10, "s": 1}})
-'mlknn-c288c5ba'
->>> method_id({"name": "mlknn", "params": {"s": 1, "k": 10}})
-'mlknn-c288c5ba'
+
+Numbers are normalised before hashing (:func:`normalize_params`), so ``s: 1``
+and ``s: 1.0`` name the same method:
+
+>>> method_id({"name": "mlknn", "params": {"k": 10, "s": 1.0}})
+'mlknn-43d785ff'
+>>> method_id({"name": "mlknn", "params": {"s": 1, "k": 10.0}})
+'mlknn-43d785ff'
 >>> feature_counts([1, "3..5", "10..20:5", "all"])
 [1, 3, 4, 5, 10, 15, 20, 'all']
 >>> feature_counts(["selected", "all"])
@@ -58,12 +62,68 @@ def canonical(obj: Any) -> Any:
     return json.loads(canonical_json(obj))
 
 
+def _entry_class(name: str) -> type | None:
+    """The registered class of ``name`` (selector, classifier or transformation
+    in that order); ``None`` when no kind has it (check_methods reports it)."""
+    for kind in ("selector", "classifier", "transformation"):
+        if name in registry.names(kind):
+            return registry.get(kind, name)
+    return None
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def normalize_params(name: str, params: dict[str, Any] | None) -> dict[str, Any]:
+    """``params`` of estimator ``name`` with one spelling per number.
+
+    A number whose parameter defaults to a float becomes a float (``s: 1`` is
+    ``s: 1.0``, ML-kNN's default); any other integral float becomes an int
+    (``k: 10.0`` is ``k: 10``). Identifiers and rule parameters see only the
+    normalised values, so such an edit neither renames a method nor reruns
+    its jobs. The direction follows the defaults so that the identifiers of
+    the shipped configs (``mlknn`` with ``s: 1.0``) did not change.
+
+    >>> normalize_params("mlknn", {"k": 10.0, "s": 1})
+    {'k': 10, 's': 1.0}
+    """
+    if not params:
+        return dict(params or {})
+    cls = _entry_class(name)
+    defaults = registry.parameters(cls) if cls is not None else {}
+    out = {}
+    for key, value in params.items():
+        if _is_number(value) and isinstance(value, float) and not value.is_integer():
+            out[key] = value
+        elif _is_number(value) and isinstance(defaults.get(key), float):
+            out[key] = float(value)
+        elif isinstance(value, float) and value.is_integer():
+            out[key] = int(value)
+        else:
+            out[key] = value
+    return out
+
+
+def _normalized_key(entry: dict[str, Any]) -> dict[str, Any]:
+    """The hashed part of an entry, numbers normalised."""
+    name = entry["name"]
+    key = {}
+    if entry.get("params"):
+        key["params"] = normalize_params(name, entry["params"])
+    if entry.get("dataset_params"):
+        key["dataset_params"] = {d: normalize_params(name, p)
+                                 for d, p in entry["dataset_params"].items()}
+    if entry.get("discretize"):
+        key["discretize"] = entry["discretize"]
+    return key
+
+
 def method_id(entry: dict[str, Any]) -> str:
     """Identifier of a configured selector or classifier entry."""
     if entry.get("id"):
         return str(entry["id"])
-    key = {k: entry[k] for k in ("params", "dataset_params", "discretize")
-           if entry.get(k)}
+    key = _normalized_key(entry)
     if not key:
         return entry["name"]
     digest = hashlib.sha1(canonical_json(key).encode()).hexdigest()[:8]
@@ -183,19 +243,155 @@ def check_experiment(name: str, experiment: dict[str, Any],
         feature_counts(experiment["n_features"])
     except ValueError as exc:
         raise ValueError(f"{where}: {exc}") from None
+    for key, kind in (("selectors", "selector"), ("classifiers", "classifier"),
+                      ("transformations", "transformation")):
+        for entry in experiment.get(key, []):
+            for dataset in experiment["datasets"]:
+                if not applies_to(entry, dataset):
+                    continue
+                problem = check_params(kind, entry["name"],
+                                       entry_params(entry, dataset))
+                if problem:
+                    on = (f" on dataset {dataset!r}"
+                          if dataset in (entry.get("dataset_params") or {}) else "")
+                    raise ValueError(
+                        f"{where}: {key} entry {method_id(entry)!r}{on}: {problem}"
+                    )
+    check_control(name, experiment)
+
+
+#: The all-features column of the statistical comparison
+#: (:data:`mlfsbench.workflow.compare.BASELINE`; not imported: pandas).
+BASELINE = "all-features"
+
+
+def _positive_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def check_params(kind: str, name: str, params: dict[str, Any]) -> str | None:
+    """What is wrong with the parameters of one estimator, or ``None``.
+
+    Checked before any job runs: ``n_features_to_select`` is a positive
+    integer or ``None`` (``-3`` would otherwise mean "all but 3"), a
+    classifier's ``k`` is a positive integer, and an estimator with
+    scikit-learn ``_parameter_constraints`` validates its parameters.
+
+    >>> check_params("selector", "mim-br", {"n_features_to_select": -3})
+    'n_features_to_select must be a positive integer or null, got -3'
+    >>> check_params("classifier", "mlknn", {"k": 0})
+    'k must be a positive integer, got 0'
+    >>> check_params("classifier", "mlknn", {"k": 10}) is None
+    True
+    """
+    value = params.get("n_features_to_select")
+    if "n_features_to_select" in params and value is not None \
+            and not _positive_int(value):
+        return f"n_features_to_select must be a positive integer or null, got {value!r}"
+    if kind == "classifier" and "k" in params and not _positive_int(params["k"]):
+        return f"k must be a positive integer, got {params['k']!r}"
+    try:
+        estimator = registry.create(kind, name, params)
+        if hasattr(estimator, "_parameter_constraints"):
+            estimator._validate_params()
+    except (TypeError, ValueError) as exc:
+        return str(exc)
+    return None
+
+
+def check_control(name: str, experiment: dict[str, Any]) -> None:
+    """``stats.control`` must be one of the experiment's compared methods.
+
+    The methods are the selector ids (joined with ``|classifier`` when there
+    are several classifiers) and ``all-features``; an unknown control used to
+    turn Bonferroni-Dunn into Nemenyi silently.
+    """
+    control = (experiment.get("stats") or {}).get("control")
+    if control is None:
+        return
+    selectors = [method_id(e) for e in experiment["selectors"]] + [BASELINE]
+    classifiers = [method_id(e) for e in experiment["classifiers"]]
+    if len(classifiers) > 1:
+        methods = [f"{s}|{c}" for s in selectors for c in classifiers]
+    else:
+        methods = selectors
+    if control not in methods:
+        raise ValueError(
+            f"experiment {name!r}: stats.control {control!r} is not one of its "
+            f"methods ({', '.join(methods)})"
+        )
+
+
+def check_config(config: dict[str, Any], source: str) -> None:
+    """A config must define at least one experiment; ``source`` names it."""
+    if not config.get("experiments"):
+        raise ValueError(
+            f"{source}: no experiments (define 'experiments' or list "
+            f"'experiment_files' that define some)"
+        )
+
+
+def config_source(workflow: Any) -> str:
+    """The config file(s) of a Snakemake run, for messages."""
+    files = [str(f) for f in getattr(workflow, "configfiles", []) or []]
+    return " + ".join(files) or "the config"
+
+
+def check_config_file(config: Any, source: str) -> None:
+    """The loaded config must be a mapping with content (an empty file is not)."""
+    if not isinstance(config, dict) or not config:
+        raise ValueError(f"{source}: empty config file (no experiments)")
+
+
+def prepared_feature_counts(experiment: dict[str, Any],
+                            root: str = "data/prepared") -> dict[str, int]:
+    """Feature counts of the experiment's datasets already prepared under
+    ``root`` (from their ``.stats.json``); others are unknown yet."""
+    out = {}
+    for dataset in experiment["datasets"]:
+        try:
+            with open(f"{root}/{dataset}.stats.json", encoding="utf-8") as fh:
+                out[dataset] = int(json.load(fh)["features"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return out
+
+
+def check_grid_fits(name: str, experiment: dict[str, Any],
+                    n_features: dict[str, int]) -> None:
+    """Every dataset of the experiment has a grid point that fits it.
+
+    ``n_features`` maps the datasets whose feature count is known (a prepared
+    dataset's statistics) to that count; a grid of integers only, all above
+    it, would fail at classify time.
+    """
+    grid = feature_counts(experiment["n_features"])
+    sizes = [k for k in grid if isinstance(k, int)]
+    if len(sizes) < len(grid):  # "all" or "selected" always fit
+        return
+    for dataset in experiment["datasets"]:
+        d = n_features.get(dataset)
+        if d is not None and min(sizes) > d:
+            raise ValueError(
+                f"experiment {name!r}: no feature count of n_features "
+                f"{experiment['n_features']} fits dataset {dataset!r}, which has "
+                f"{d} features"
+            )
 
 
 def entry_params(entry: dict[str, Any], dataset: str) -> dict[str, Any]:
     """Parameters of an entry on one dataset: ``params`` updated by
     ``dataset_params[dataset]`` (e.g. a label count chosen per dataset).
 
-    >>> entry_params({"params": {"a": 1, "b": 2},
-    ...               "dataset_params": {"d": {"b": 3}}}, "d")
-    {'a': 1, 'b': 3}
+    Numbers are normalised (:func:`normalize_params`).
+
+    >>> entry_params({"name": "mlknn", "params": {"k": 10, "s": 1},
+    ...               "dataset_params": {"d": {"k": 7}}}, "d")
+    {'k': 7, 's': 1.0}
     """
     params = dict(entry.get("params") or {})
     params.update((entry.get("dataset_params") or {}).get(dataset) or {})
-    return params
+    return normalize_params(entry["name"], params) if "name" in entry else params
 
 
 def applies_to(entry: dict[str, Any], dataset: str) -> bool:

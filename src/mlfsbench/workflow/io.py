@@ -4,6 +4,11 @@ Every stage writes its outputs through :func:`atomic_path`: the content goes to
 a temporary file in the destination directory and is renamed over the final
 path only once complete, so an interrupted job never leaves a half-written
 output behind.
+
+``mkstemp`` creates its file with mode 0600; :func:`atomic_path` gives it the
+mode an ordinary ``open`` would (``0666`` less the process umask, so 0644 by
+default) before the rename, and folders are created with ``mkdir``'s umask
+mode, so colleagues sharing a file system can read the results.
 """
 
 from __future__ import annotations
@@ -19,20 +24,31 @@ from typing import Any
 import numpy as np
 
 
+def _umask() -> int:
+    """The process umask (read by setting it and restoring it at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike, suffix: str | None = None) -> Iterator[Path]:
     """Yield a temporary path next to ``path``; rename it to ``path`` on success.
 
     The temporary file keeps the final suffix (``np.savez`` and matplotlib
-    look at it). On error the temporary file is removed and ``path`` is left
-    untouched.
+    look at it) and gets the mode of a file created with ``open`` (``0666``
+    less the umask), not ``mkstemp``'s private 0600. On error the temporary
+    file is removed and ``path`` is left untouched.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     suffix = path.suffix if suffix is None else suffix
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=f".tmp{suffix}",
                                dir=path.parent)
-    os.close(fd)
+    try:
+        os.fchmod(fd, 0o666 & ~_umask())
+    finally:
+        os.close(fd)
     tmp_path = Path(tmp)
     try:
         yield tmp_path
