@@ -363,3 +363,119 @@ def test_multi_target_atp1d_targets_are_the_last_six(shared_datasets):
     assert ds.is_regression and ds.Y.dtype == np.float64
     assert ds.label_names[0] == "LBL+ALLminpA+fut_001"
     assert not any(name.startswith("LBL+") for name in ds.feature_names)
+
+
+# ------------------------------------------- issue 14.1: labels as features
+def test_meka_count_and_xml_disagree_is_an_error(test_data):
+    path = test_data / "emotions_c6_xml5.arff"
+    with pytest.raises(DataFormatError) as info:
+        load_mulan(path, test_data / "emotions_c6_xml5.xml")
+    message = str(info.value)
+    assert message.startswith(f"{path}: the relation's MEKA option '-C -6' "
+                              f"declares 6 labels but ")
+    assert "emotions_c6_xml5.xml names 5" in message
+    assert "labels by '-C -6' only: 'angry-aggresive'" in message
+    assert "--accept-xml" in message
+
+
+def test_accept_xml_takes_the_xml_labels(test_data):
+    ds = load_mulan(test_data / "emotions_c6_xml5.arff",
+                    test_data / "emotions_c6_xml5.xml", accept_xml=True)
+    assert ds.feature_names == ["f1", "f2", "angry-aggresive"]
+    assert len(ds.label_names) == 5
+
+
+def test_feature_named_like_a_label_is_an_error(tmp_path):
+    path = _write(tmp_path, "clash.arff", HEADER.replace("x numeric", "A numeric")
+                  + "1,0,YES\n")
+    xml = _write(tmp_path, "clash.xml",
+                 '<labels xmlns="x"><label name="a"/><label name="b"/></labels>')
+    with pytest.raises(DataFormatError,
+                       match=r"clash\.arff: attribute\(s\) not named in .*"
+                             r"'A' \(label 'a'\)"):
+        load_mulan(path, xml)
+
+
+# ---------------------------------------- issue 16.3: names with escapes
+def test_escaped_quoted_and_unquoted_names_match_the_xml(test_data):
+    ds = load_mulan(test_data / "escaped_names.arff",
+                    test_data / "escaped_names.xml")
+    assert ds.feature_names == ["size cm", "weight kg"]
+    assert ds.label_names == ["TAG_m'usica", "TAG_dise\\~no", "Swainson's Thrush",
+                              'say "hi"', "two words"]
+    np.testing.assert_array_equal(ds.Y, [[1, 0, 1, 0, 1], [0, 1, 0, 1, 0],
+                                         [1, 1, 0, 0, 1]])
+    np.testing.assert_array_equal(ds.X, [[1.5, 2], [2.5, 3], [3.5, 4]])
+
+
+def test_xml_may_spell_a_name_with_or_without_escapes(tmp_path, test_data):
+    xml = _write(tmp_path, "plain.xml", (
+        '<labels xmlns="x"><label name="TAG_m\'usica"/>'
+        '<label name="TAG_dise\\~no"/><label name="Swainson\\\'s Thrush"/>'
+        '<label name="say \\&quot;hi\\&quot;"/><label name="two words"/></labels>'))
+    ds = load_mulan(test_data / "escaped_names.arff", xml)
+    assert ds.label_names == ["TAG_m'usica", "TAG_dise\\~no", "Swainson's Thrush",
+                              'say "hi"', "two words"]
+
+
+def test_xml_naming_one_attribute_twice_is_an_error(tmp_path, test_data):
+    xml = _write(tmp_path, "twice.xml", (
+        '<labels xmlns="x"><label name="TAG_m\'usica"/>'
+        '<label name="TAG_m\\\'usica"/></labels>'))
+    with pytest.raises(DataFormatError, match=r"twice\.xml: several labels name"):
+        load_mulan(test_data / "escaped_names.arff", xml)
+
+
+# ------------------------------------------ issue 14.9: ambiguous ARFF
+def test_names_equal_after_unescaping_are_rejected_with_lines(tmp_path):
+    path = _write(tmp_path, "dup.arff", "@relation 'd: -C 1'\n@attribute l {0,1}\n"
+                  "@attribute \"x'y\" numeric\n@attribute 'x\\'y' numeric\n"
+                  "@data\n1,2,3\n")
+    with pytest.raises(DataFormatError,
+                       match=r"dup\.arff: lines 3 and 4 declare the same attribute "
+                             r"name \"x'y\""):
+        load_mulan(path)
+
+
+def test_repeated_index_in_a_sparse_row_is_rejected_with_line(tmp_path, test_data):
+    text = (test_data / "sparse_tiny.arff").read_text()
+    text = text.replace("{2 c,3 NO,5 1,6 1}", "{2 c,3 NO,5 1,6 1,3 YES}")
+    path = _write(tmp_path, "rep.arff", text)
+    with pytest.raises(DataFormatError,
+                       match=r"rep\.arff: line 15: sparse row gives attribute "
+                             r"index\(es\) 3 more than once"):
+        load_mulan(path)
+
+
+def test_sparse_quoted_values_with_commas_are_not_indices(tmp_path):
+    path = _write(tmp_path, "q.arff", "@relation 'q: -C 1'\n@attribute l {0,1}\n"
+                  "@attribute s {'a,1 x','b'}\n@attribute n numeric\n@data\n"
+                  "{0 1,1 'a,1 x',2 5}\n{1 b}\n")
+    ds = load_mulan(path)
+    np.testing.assert_array_equal(ds.X.toarray(), [[0, 5], [1, 0]])
+
+
+# ------------------------------------------------------- issue 14: messages
+def test_truncated_file_error_is_short(tmp_path):
+    row = ",".join(["1.2345678"] * 300)
+    path = _write(tmp_path, "cut.arff", "@relation 'c: -C 1'\n@attribute l {0,1}\n"
+                  + "".join(f"@attribute f{i} numeric\n" for i in range(300))
+                  + "@data\n1," + row + "\n0," + row[:620] + "\n")
+    with pytest.raises(DataFormatError) as info:
+        load_mulan(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: invalid ARFF (")
+    assert "line 305: 64 value(s), starting '0,1.2345678" in message
+    assert len(message) < 250 + len(str(path))
+
+
+def test_multi_target_without_targets_mentions_targets(tmp_path):
+    path = _write(tmp_path, "mt.arff", "@relation mt\n@attribute x numeric\n"
+                  "@attribute y1 numeric\n@data\n1,0.5\n2,1.5\n")
+    with pytest.raises(DataFormatError, match=r"mt\.arff.*--targets"):
+        load_mulan(path)
+    path = _write(tmp_path, "mt2.arff", "@relation 'mt: -C -1'\n@attribute x numeric\n"
+                  "@attribute y1 numeric\n@data\n1,0.5\n2,1.5\n")
+    with pytest.raises(DataFormatError, match=r"mt2\.arff: label 'y1' has value 0.5.*"
+                                              r"--targets"):
+        load_mulan(path)

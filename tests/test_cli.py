@@ -114,3 +114,44 @@ def test_select_multi_target_with_rrelieff(capsys, shared_datasets):
     assert len(out["features"]) == 3
     assert not any(f.startswith("LBL+") for f in out["features"])
     assert out["scores"] == sorted(out["scores"], reverse=True)
+
+
+def test_select_on_sparse_arff_with_missing_value(capsys, test_data):
+    # sparse_tiny.arff has '?' in a sparse row (issue 14.3): imputed, not NaN.
+    out = run_json(capsys, ["select", str(test_data / "sparse_tiny.arff"),
+                            "--method", "mim-br", "--json"])
+    assert sorted(out["features"]) == ["flag", "kind=a", "kind=b", "kind=c", "w0",
+                                       "w1", "w4"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--n-features", "-3"], "--n-features must be a positive integer, got -3"),
+    (["--n-features", "0"], "--n-features must be a positive integer, got 0"),
+    (["--param", "n_features_to_select=-3"],
+     "selector 'mim-br': n_features_to_select must be a positive integer or "
+     "null, got -3"),
+])
+def test_select_rejects_non_positive_feature_counts(capsys, test_data, argv,
+                                                    message):
+    assert main(["select", str(test_data / "sparse_tiny.arff"), "--method",
+                 "mim-br", *argv]) == 1
+    assert capsys.readouterr().err == f"mlfsbench: error: {message}\n"
+
+
+def test_describe_json_multi_target_has_null_not_nan(capsys, shared_datasets):
+    arff = shared_datasets / "multi-target" / "atp1d.arff"
+    assert main(["describe", str(arff), "--targets", "-6", "--json"]) == 0
+    text = capsys.readouterr().out
+    out = json.loads(text, parse_constant=lambda c: pytest.fail(f"bare {c}"))
+    assert out["cardinality"] is None and out["density"] is None
+    assert out["labels"] == 6
+
+
+def test_accept_xml_flag(capsys, test_data):
+    arff = test_data / "emotions_c6_xml5.arff"
+    xml = test_data / "emotions_c6_xml5.xml"
+    assert main(["describe", str(arff), "--xml", str(xml)]) == 1
+    assert "declares 6 labels" in capsys.readouterr().err
+    out = run_json(capsys, ["describe", str(arff), "--xml", str(xml),
+                            "--accept-xml", "--json"])
+    assert out["labels"] == 5 and out["features"] == 3

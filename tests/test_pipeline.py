@@ -96,6 +96,36 @@ def test_missing_values_imputed_with_training_means():
     assert np.isnan(ds.X[0, 1])  # the prepared data is not modified
 
 
+def test_sparse_missing_values_imputed_with_training_means():
+    # '?' in a sparse ARFF row (issue 14.3): a stored NaN; the mean counts the
+    # implicit zeros of the training rows.
+    X = sp.csr_matrix(np.array([[1.0, np.nan], [2.0, 4.0], [0.0, 2.0],
+                                [3.0, 0.0], [0.0, np.nan]]))
+    ds = Dataset(name="s", X=X, Y=np.zeros((5, 1), np.uint8),
+                 feature_names=["a", "b"], label_names=["l"])
+    X_train, X_test = pipeline.fold_data(ds, np.array([0, 1, 2, 3]),
+                                         np.array([4]))
+    assert sp.issparse(X_train) and sp.issparse(X_test)
+    np.testing.assert_array_equal(X_train.toarray(),
+                                  [[1, 2], [2, 4], [0, 2], [3, 0]])
+    np.testing.assert_array_equal(X_test.toarray(), [[0, 2]])
+    assert np.isnan(ds.X[0, 1])  # the prepared data is not modified
+
+
+def test_all_missing_feature_is_named_without_numpy_warning(caplog):
+    X = np.array([[1.0, np.nan], [3.0, np.nan], [2.0, 5.0]])
+    ds = Dataset(name="m", X=X, Y=np.zeros((3, 1), np.uint8),
+                 feature_names=["a", "gone"], label_names=["l"])
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's "Mean of empty slice" leaked
+        X_train, X_test = pipeline.fold_data(ds, np.array([0, 1]), np.array([2]))
+    np.testing.assert_array_equal(X_train, [[1, 0], [3, 0]])
+    np.testing.assert_array_equal(X_test, [[2, 5]])
+    assert "m: feature(s) 'gone' have no value in the training part" in caplog.text
+
+
 def test_grid_sizes():
     assert pipeline.grid_sizes([1, 5, 50, "all"], 10) == [
         ("1", 1), ("5", 5), ("all", 10)]

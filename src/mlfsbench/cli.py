@@ -37,9 +37,21 @@ def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
     return params
 
 
+def _json_safe(obj: Any) -> Any:
+    """``obj`` with non-finite floats as ``None``: JSON has no ``NaN``
+    (a multi-target set's cardinality and density are undefined)."""
+    if isinstance(obj, float) and not np.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_json_safe(v) for v in obj]
+    return obj
+
+
 def _print(obj: Any, as_json: bool) -> None:
     if as_json:
-        sys.stdout.write(dumps_json(obj))
+        sys.stdout.write(dumps_json(_json_safe(obj)))
     else:
         for key, value in obj.items():
             print(f"{key}\t{value}")
@@ -49,7 +61,7 @@ def cmd_describe(args) -> int:
     from mlfsbench.data import dataset_statistics, load_mulan
 
     ds = load_mulan(args.arff, args.xml, name=args.name, nominal=args.nominal,
-                    targets=args.targets)
+                    targets=args.targets, accept_xml=args.accept_xml)
     stats = {"dataset": ds.name, **dataset_statistics(ds)}
     _print(stats, args.json)
     return 0
@@ -58,11 +70,19 @@ def cmd_describe(args) -> int:
 def cmd_select(args) -> int:
     from mlfsbench.data import load_mulan
     from mlfsbench.estimators.discretizers.unsupervised import make_discretizer
+    from mlfsbench.workflow.config import check_params
     from mlfsbench.workflow.stages import fold_data
 
-    ds = load_mulan(args.arff, args.xml, name=args.name, nominal=args.nominal,
-                    targets=args.targets)
+    if args.n_features is not None and args.n_features < 1:
+        raise ValueError(
+            f"--n-features must be a positive integer, got {args.n_features}"
+        )
     params = parse_params(args.param)
+    problem = check_params("selector", args.method, params)
+    if problem:
+        raise ValueError(f"selector {args.method!r}: {problem}")
+    ds = load_mulan(args.arff, args.xml, name=args.name, nominal=args.nominal,
+                    targets=args.targets, accept_xml=args.accept_xml)
     selector = registry.create("selector", args.method, params,
                                random_state=args.seed)
     rows = np.arange(ds.n_samples)
@@ -96,7 +116,8 @@ def cmd_evaluate(args) -> int:
     from mlfsbench.workflow.stages import fold_data
 
     ds = load_mulan([args.train, args.test], args.xml, name=args.name,
-                    nominal=args.nominal, targets=args.targets)
+                    nominal=args.nominal, targets=args.targets,
+                    accept_xml=args.accept_xml)
     train = np.flatnonzero(~ds.is_test)
     test = np.flatnonzero(ds.is_test)
     X_train, X_test = fold_data(ds, train, test)
@@ -203,6 +224,9 @@ def _data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--targets", type=int, default=None, metavar="N",
                    help="multi-target regression data: N real-valued targets "
                         "(MEKA convention: first N, or last |N| if negative)")
+    p.add_argument("--accept-xml", action="store_true",
+                   help="use the XML's labels even when the relation's MEKA "
+                        "'-C n' declares another number of labels")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 

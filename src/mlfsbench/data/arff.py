@@ -175,6 +175,116 @@ def _data_lines(text: str) -> tuple[str, int]:
     return first, count
 
 
+def _attribute_lines(text: str) -> list[tuple[int, str]]:
+    """``(line number, line)`` of the ``@attribute`` declarations, in order."""
+    lines = []
+    for i, line in enumerate(text.splitlines(), start=1):
+        head = line.lstrip()[:10].lower()
+        if head.startswith("@data"):
+            break
+        if head.startswith("@attribute"):
+            lines.append((i, line))
+    return lines
+
+
+_RE_UNQUOTED_NAME = re.compile(r"[^\s{]+")
+
+
+def declared_name(line: str) -> str | None:
+    r"""The attribute name of an ``@attribute`` line, escapes undone.
+
+    A name in single or double quotes runs to the matching quote that no
+    backslash escapes (as in Weka's tokenizer); an unquoted name runs to the
+    first blank or ``{``. Both then go through :func:`unescape_name`.
+    ``None`` when the line has no name (liac-arff reports the error).
+
+    Examples
+    --------
+    >>> declared_name(r'@attribute "say \"hi\"" {0,1}')
+    'say "hi"'
+    >>> declared_name(r"@attribute TAG_m\'usica {0,1}")
+    "TAG_m'usica"
+    >>> declared_name("@ATTRIBUTE 'two words' numeric")
+    'two words'
+    """
+    rest = line.lstrip()[len("@attribute"):].lstrip()
+    if rest[:1] in ("'", '"'):
+        quote, i = rest[0], 1
+        while i < len(rest):
+            if rest[i] == "\\":
+                i += 2
+            elif rest[i] == quote:
+                return unescape_name(rest[1:i])
+            else:
+                i += 1
+        return None
+    m = _RE_UNQUOTED_NAME.match(rest)
+    return unescape_name(m.group(0)) if m else None
+
+
+_RE_SPARSE_INDEX = re.compile(
+    r"""(?:\{|,)\s*(\d+)\s+(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^,}]*)"""
+)
+
+
+def _check_sparse_indices(text: str, source: Path) -> None:
+    """Reject a sparse row that gives one attribute index twice.
+
+    liac-arff keeps the last value silently; Weka's reading differs by
+    version. Either way the row is ambiguous.
+    """
+    in_data = False
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not in_data:
+            in_data = line[:5].lower() == "@data"
+            continue
+        if not line.startswith("{"):
+            continue
+        body = line[: line.index("}") + 1] if "}" in line else line
+        indices = [int(m.group(1)) for m in _RE_SPARSE_INDEX.finditer(body)]
+        if len(indices) != len(set(indices)):
+            seen, repeated = set(), []
+            for j in indices:
+                if j in seen and j not in repeated:
+                    repeated.append(j)
+                seen.add(j)
+            raise DataFormatError(
+                f"{source}: line {lineno}: sparse row gives attribute index(es) "
+                f"{', '.join(map(str, repeated))} more than once"
+            )
+
+
+def _check_unique_names(attributes: list[_Attribute],
+                        lines: list[tuple[int, str]], source: Path) -> None:
+    """Reject attribute names that are equal once ARFF escapes are undone
+    (``"x'y"`` and ``'x\\'y'``): a lookup by name could not tell them apart."""
+    first: dict[str, int] = {}
+    for k, attr in enumerate(attributes):
+        if attr.name in first:
+            j = first[attr.name]
+            at = (f"lines {lines[j][0]} and {lines[k][0]}"
+                  if len(lines) == len(attributes)
+                  else f"attributes {j + 1} and {k + 1}")
+            raise DataFormatError(
+                f"{source}: {at} declare the same attribute name {attr.name!r} "
+                f"(after undoing escapes)"
+            )
+        first[attr.name] = k
+
+
+def _short_parse_error(exc: Exception) -> str:
+    """liac-arff's message with a long data line cut (a truncated file's last
+    line can hold thousands of characters)."""
+    text = str(exc)
+    head, sep, rest = text.partition(": ")
+    if sep and "line" in head and len(rest) > 60:
+        n_values = rest.count(",") + 1
+        return (f"{head}: {n_values} value(s), starting {rest[:40]!r}... "
+                f"(a truncated file ends like this)")
+    return text
+
+
 def _to_attribute(name: str, type_: str | list[str]) -> _Attribute:
     if isinstance(type_, list):
         return _Attribute(unescape_name(name), "nominal", tuple(type_))
@@ -202,8 +312,19 @@ def _read_arff(path: PathLike) -> _RawArff:
         obj = arff.loads(text, encode_nominal=True,
                          return_type=arff.COO if sparse else arff.DENSE)
     except (arff.ArffException, ValueError, TypeError, KeyError) as exc:
-        raise DataFormatError(f"{path}: invalid ARFF ({exc})") from exc
+        raise DataFormatError(
+            f"{path}: invalid ARFF ({_short_parse_error(exc)})"
+        ) from exc
     attributes = [_to_attribute(a, t) for a, t in obj["attributes"]]
+    lines = _attribute_lines(text)
+    if len(lines) == len(attributes):
+        # liac-arff cuts a double-quoted name with an escaped quote short
+        # ("say \"hi\"" becomes 'say \"hi\'): read names as Weka does.
+        for attr, (_, line) in zip(attributes, lines, strict=True):
+            attr.name = declared_name(line) or attr.name
+    _check_unique_names(attributes, lines, path)
+    if sparse:
+        _check_sparse_indices(text, path)
     string_cols = [j for j, a in enumerate(attributes) if a.kind == "string"]
     if sparse:
         R, strings = _sparse_values(obj["data"], (n, len(attributes)), string_cols)
@@ -291,7 +412,9 @@ def _meka_label_indices(relation: str, d: int, source: str) -> list[int]:
     if match is None:
         raise DataFormatError(
             f"{source}: no label XML given and the relation name has no MEKA "
-            f"'-C n' option; cannot tell which attributes are labels"
+            f"'-C n' option; cannot tell which attributes are labels (give "
+            f"the label XML, or for multi-target regression data the number "
+            f"of targets: --targets N)"
         )
     return _count_indices(int(match.group(1)), d, source)
 
@@ -323,8 +446,19 @@ def _target_matrix(raw: _RawArff, target_idx: list[int]) -> np.ndarray:
 
 
 def _xml_label_indices(raw: _RawArff, names: list[str], xml: PathLike) -> list[int]:
-    """Attribute indices of the XML's label names, in XML order."""
+    """Attribute indices of the XML's label names, in XML order.
+
+    The ARFF names are compared with their escapes undone (see
+    :func:`unescape_name`). An XML name matches an attribute of the same
+    text, or else of the same text once its own backslash escapes are undone:
+    Mulan's XML files copy the ARFF spelling, escapes included (delicious
+    declares ``@attribute TAG_m\\'usica`` and names the label
+    ``TAG_m\\'usica``), while Weka reports the name ``TAG_m'usica``.
+    """
     index = {a.name: j for j, a in enumerate(raw.attributes)}
+    for n in names:
+        if n not in index and unescape_name(n) in index:
+            index[n] = index[unescape_name(n)]
     missing = [n for n in names if n not in index]
     if missing:
         shown = ", ".join(repr(n) for n in missing[:5])
@@ -333,7 +467,66 @@ def _xml_label_indices(raw: _RawArff, names: list[str], xml: PathLike) -> list[i
             f"{raw.source}: label(s) {shown}{more} named in {xml} are not "
             f"attributes of the ARFF file"
         )
-    return [index[n] for n in names]
+    found = [index[n] for n in names]
+    repeated = sorted({raw.attributes[j].name for j in found
+                       if found.count(j) > 1})
+    if repeated:
+        raise DataFormatError(
+            f"{xml}: several labels name the attribute(s) {repeated} of "
+            f"{raw.source} (spellings that differ only in escapes)"
+        )
+    return found
+
+
+def _check_labels_agree(raw: _RawArff, label_idx: list[int], xml: PathLike,
+                        accept_xml: bool) -> None:
+    """Stop when the XML and the ARFF disagree on which attributes are labels.
+
+    - The relation's MEKA ``-C n`` declares ``|n|`` labels, the XML another
+      number: the attributes involved would silently become features (or
+      labels). Unless ``accept_xml``, the error names both counts and the
+      attributes in one list only. (Equal counts at other positions are
+      accepted: medical's ``-C 45`` points at the first 45 attributes, its
+      labels are the last 45.)
+    - An attribute left as a feature has the name of a label up to case: a
+      label spelled twice.
+    """
+    d = len(raw.attributes)
+    match = _RE_MEKA_C.search(raw.relation)
+    if match is not None and not accept_xml:
+        c = int(match.group(1))
+        if c != 0 and abs(c) < d and abs(c) != len(label_idx):
+            block = set(_count_indices(c, d, raw.source))
+            labels = set(label_idx)
+            only_meka = [raw.attributes[j].name for j in sorted(block - labels)]
+            only_xml = [raw.attributes[j].name for j in sorted(labels - block)]
+            parts = []
+            if only_meka:
+                parts.append(f"labels by '-C {c}' only: {_names(only_meka)}")
+            if only_xml:
+                parts.append(f"labels by the XML only: {_names(only_xml)}")
+            raise DataFormatError(
+                f"{raw.source}: the relation's MEKA option '-C {c}' declares "
+                f"{abs(c)} labels but {xml} names {len(label_idx)} "
+                f"({'; '.join(parts)}); fix one of the files, or accept the "
+                f"XML's labels explicitly (accept_xml=True, CLI --accept-xml)"
+            )
+    labels = {raw.attributes[j].name.casefold(): raw.attributes[j].name
+              for j in label_idx}
+    in_labels = set(label_idx)
+    clash = [(a.name, labels[a.name.casefold()]) for j, a in enumerate(raw.attributes)
+             if j not in in_labels and a.name.casefold() in labels]
+    if clash:
+        shown = ", ".join(f"{a!r} (label {b!r})" for a, b in clash[:5])
+        raise DataFormatError(
+            f"{raw.source}: attribute(s) not named in {xml} have the name of a "
+            f"label: {shown}; they would be used as features"
+        )
+
+
+def _names(names: list[str], limit: int = 5) -> str:
+    shown = ", ".join(repr(n) for n in names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
 def _label_codes(attr: _Attribute, source: str) -> np.ndarray | None:
@@ -372,7 +565,9 @@ def _label_matrix(raw: _RawArff, label_idx: list[int]) -> np.ndarray:
         if bad.size:
             raise DataFormatError(
                 f"{raw.source}: label {attr.name!r} has value {v[bad[0]]:g} "
-                f"in instance {bad[0] + 1}; expected 0 or 1"
+                f"in instance {bad[0] + 1}; expected 0 or 1 (for multi-target "
+                f"regression data give the number of targets: targets=N, "
+                f"CLI --targets N, the datasets table's targets column)"
             )
         Y[:, k] = v
     return Y
@@ -549,6 +744,7 @@ def load_mulan(
     missing: str = "keep",
     drop_identifiers: bool = True,
     targets: int | None = None,
+    accept_xml: bool = False,
 ) -> Dataset:
     """Load a Mulan multi-label dataset from ARFF (and its label XML).
 
@@ -578,6 +774,10 @@ def load_mulan(
         target attributes in MEKA's convention (``n > 0`` the first ``n``,
         ``n < 0`` the last ``|n|``); ``Y`` is then ``float64`` and ``xml`` is
         not used.
+    accept_xml : bool
+        Use the XML's labels even when the relation's MEKA ``-C n`` declares
+        another number of labels (by default that is an error naming both
+        counts and the attributes involved).
 
     Returns
     -------
@@ -617,6 +817,7 @@ def load_mulan(
     else:
         if xml is not None:
             label_idx = _xml_label_indices(first, parse_label_xml(xml), xml)
+            _check_labels_agree(first, label_idx, xml, accept_xml)
         else:
             label_idx = _meka_label_indices(first.relation, len(first.attributes),
                                             first.source)

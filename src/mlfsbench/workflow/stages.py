@@ -105,22 +105,52 @@ def load_fold(split_file: PathLike, fold: int) -> tuple[np.ndarray, np.ndarray]:
 def fold_data(ds: Dataset, train: np.ndarray, test: np.ndarray):
     """Train/test feature matrices with missing values imputed by train means.
 
-    Sparse matrices stay sparse (their ARFF format has no missing values in
-    the implicit zeros).
+    Sparse matrices stay sparse: a ``?`` in a sparse ARFF row is a stored
+    ``NaN`` (implicit entries are zeros, never missing) and is replaced by
+    the mean of the column's present training values, implicit zeros
+    included. A feature with no present value in the training part is
+    imputed with 0, with a warning naming it.
     """
     X_train, X_test = ds.X[train], ds.X[test]
     if sp.issparse(X_train):
-        return sp.csr_matrix(X_train), sp.csr_matrix(X_test)
+        X_train, X_test = sp.csr_matrix(X_train), sp.csr_matrix(X_test)
+        nan_train, nan_test = np.isnan(X_train.data), np.isnan(X_test.data)
+        if not (nan_train.any() or nan_test.any()):
+            return X_train, X_test
+        d = X_train.shape[1]
+        missing = np.bincount(X_train.indices[nan_train], minlength=d)
+        sums = np.bincount(X_train.indices[~nan_train],
+                           weights=X_train.data[~nan_train], minlength=d)
+        present = X_train.shape[0] - missing
+        means = np.divide(sums, present, out=np.zeros(d), where=present > 0)
+        _warn_all_missing(ds, present == 0, missing > 0)
+        X_train.data[nan_train] = means[X_train.indices[nan_train]]
+        X_test.data[nan_test] = means[X_test.indices[nan_test]]
+        return X_train, X_test
     X_train = np.array(X_train, dtype=float)
     X_test = np.array(X_test, dtype=float)
     nan_train, nan_test = np.isnan(X_train), np.isnan(X_test)
     if nan_train.any() or nan_test.any():
-        with np.errstate(invalid="ignore"):
-            means = np.nanmean(np.where(nan_train, np.nan, X_train), axis=0)
-        means = np.where(np.isnan(means), 0.0, means)
+        present = (~nan_train).sum(axis=0)
+        sums = np.where(nan_train, 0.0, X_train).sum(axis=0)
+        means = np.divide(sums, present, out=np.zeros(X_train.shape[1]),
+                          where=present > 0)
+        _warn_all_missing(ds, present == 0, nan_train.any(axis=0)
+                          | nan_test.any(axis=0))
         X_train[nan_train] = np.take(means, np.nonzero(nan_train)[1])
         X_test[nan_test] = np.take(means, np.nonzero(nan_test)[1])
     return X_train, X_test
+
+
+def _warn_all_missing(ds: Dataset, empty: np.ndarray, has_missing: np.ndarray,
+                      ) -> None:
+    """Log the features with missing values and no present training value."""
+    cols = np.flatnonzero(empty & has_missing)
+    if cols.size:
+        names = ", ".join(repr(ds.feature_names[j]) for j in cols[:5])
+        more = f" and {len(cols) - 5} more" if len(cols) > 5 else ""
+        log.warning("%s: feature(s) %s%s have no value in the training part; "
+                    "imputed with 0", ds.name, names, more)
 
 
 # ------------------------------------------------------------------ discretize
