@@ -22,6 +22,7 @@ from mlfsbench.workflow.config import (
     prepared_feature_counts,
 )
 from mlfsbench.data import read_datasets_table
+from mlfsbench.data.rawfiles import RAW_FILE_ROLES, verify_raw_files
 from mlfsbench.evaluation.metrics import METRICS
 from mlfsbench.workflow.compare import GREATER_IS_BETTER
 from mlfsbench.data.split import n_folds
@@ -56,8 +57,18 @@ TRANSFORMS = {
 }
 GRIDS = {e: feature_counts(x["n_features"]) for e, x in EXPERIMENTS.items()}
 DATASETS = sorted({d for x in EXPERIMENTS.values() for d in x["datasets"]})
-RAW_FILES = {"whole.arff": "arff", "train.arff": "train", "test.arff": "test"}
-RAW_FILES["labels.xml"] = "xml"
+RAW_FILES = RAW_FILE_ROLES
+# Raw files already downloaded must still be the table's (size + mtime, else
+# sha256), before any job reads them.
+verify_raw_files(
+    (
+        (f"data/raw/{d}/{f}", TABLE[d].files()[role][1])
+        for d in DATASETS
+        for f, role in RAW_FILES.items()
+        if role in TABLE[d].files()
+    ),
+    ".snakemake/mlfsbench-raw-verified.json",
+)
 
 
 def _alternatives(names):
@@ -82,10 +93,6 @@ def _raw_entry(wildcards):
     role = RAW_FILES[wildcards.file]
     url, sha256 = TABLE[wildcards.dataset].files()[role]
     return url, sha256
-
-
-def raw_url(wildcards):
-    return _raw_entry(wildcards)[0]
 
 
 def raw_sha256(wildcards):

@@ -1,4 +1,6 @@
 # Raw Mulan files: streamed, checksummed, renamed atomically; never rewritten.
+# The URL is not a parameter (the script reads it from the datasets table):
+# the checksum identifies the data, a new URL for the same bytes changes nothing.
 rule download:
     output:
         raw=ensure(protected("data/raw/{dataset}/{file}"), sha256=raw_sha256),
@@ -13,7 +15,6 @@ rule download:
         mem_mb=500,
         runtime=30,
     params:
-        url=raw_url,
         sha256=raw_sha256,
     script:
         "../scripts/download.py"

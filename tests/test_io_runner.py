@@ -12,7 +12,12 @@ import numpy as np
 import pytest
 
 from mlfsbench.workflow.io import atomic_path, save_npz, write_text
-from mlfsbench.workflow.runner import RunRefused, live_snakemake_pids, run
+from mlfsbench.workflow.runner import (
+    RunRefused,
+    live_job_processes,
+    live_snakemake_pids,
+    run,
+)
 
 
 def test_atomic_path_leaves_nothing_on_error(tmp_path):
@@ -84,3 +89,70 @@ def test_run_refused_while_another_run_holds_the_lock(tmp_path):
         holder.kill()
         holder.wait()
     assert os.path.exists(tmp_path / ".snakemake" / "mlfsbench-run.lock")
+
+
+def _spawn_in(workdir, *argv):
+    """A process with cwd ``workdir`` whose command line is ``argv``; waits
+    until it has exec'd (right after fork it shows the parent's)."""
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)",
+                             *argv], cwd=workdir)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            if argv[0] in open(f"/proc/{proc.pid}/cmdline").read():
+                break
+        except OSError:
+            pass
+        time.sleep(0.05)
+    return proc
+
+
+def test_orphaned_job_of_a_killed_run_is_named_and_refused(tmp_path):
+    # After kill -9 of snakemake its jobs live on (issue 14.5).
+    (tmp_path / "Snakefile").write_text("")
+    job = _spawn_in(tmp_path, ".snakemake/scripts/tmpab12.select.py")
+    other = _spawn_in(tmp_path, "my-own-tool")  # not a job: ignored
+    try:
+        assert [pid for pid, _ in live_job_processes(tmp_path)] == [job.pid]
+        with pytest.raises(RunRefused) as info:
+            run(["--cores", "1"], workdir=tmp_path)
+        message = str(info.value)
+        assert f"pid {job.pid}: " in message
+        assert "tmpab12.select.py" in message
+        assert f"kill {job.pid}" in message
+        assert str(other.pid) not in message
+    finally:
+        for p in (job, other):
+            p.kill()
+            p.wait()
+    assert live_job_processes(tmp_path) == []
+
+
+def _fake_snakemake(tmp_path, body):
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    exe = bindir / "snakemake"
+    exe.write_text("#!/bin/sh\n" + body)
+    exe.chmod(0o755)
+    return exe
+
+
+def test_killed_snakemake_exits_with_128_plus_signal(tmp_path, monkeypatch, caplog):
+    exe = _fake_snakemake(tmp_path, 'case "$*" in *--unlock*) exit 0;; esac\n'
+                          "kill -9 $$\n")
+    monkeypatch.setattr("mlfsbench.workflow.runner._snakemake_cmd",
+                        lambda: [str(exe)])
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "Snakefile").write_text("")
+    assert run(["--cores", "1"], workdir=work) == 128 + 9
+    assert "snakemake was killed by SIGKILL" in caplog.text
+
+
+def test_empty_config_file_is_named(tmp_path):
+    (tmp_path / "Snakefile").write_text("")
+    (tmp_path / "empty.yaml").write_text("# nothing\n")
+    with pytest.raises(ValueError, match=r"^empty\.yaml: empty config file"):
+        run(["--cores", "1", "--configfile", "empty.yaml"], workdir=tmp_path)
+    with pytest.raises(ValueError, match=r"^nope\.yaml: cannot read"):
+        run(["--configfile=nope.yaml"], workdir=tmp_path)

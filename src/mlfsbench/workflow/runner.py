@@ -7,16 +7,24 @@ incomplete outputs behind. Before starting Snakemake this runner
    ``.snakemake/mlfsbench-run.lock``; the kernel drops it when its holder dies,
    so a failure here means another ``mlfsbench run`` is alive and we refuse;
 2. looks for a live ``snakemake`` process working in the same directory (one
-   started by hand); if there is one we refuse as well;
+   started by hand), or a job of an earlier run that outlived its Snakemake
+   (``kill -9`` of Snakemake leaves its jobs running: they would write their
+   outputs after the new run had used or rewritten them); if there is one we
+   refuse, naming each process, and the user ends them;
 3. otherwise any Snakemake lock is stale: it is removed with
    ``snakemake --unlock``;
 4. runs Snakemake with ``--rerun-incomplete``, so outputs of killed jobs are
    recomputed. Outputs are written atomically by every stage, so no
    half-written file can be mistaken for a complete one.
+
+A config file given with ``--configfile`` that is empty is an error naming
+it (Snakemake's own message does not). When Snakemake is killed by a signal
+the run says so and exits with ``128 + signal``, as a shell would.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import logging
 import os
@@ -63,28 +71,99 @@ def _snakemake_cmd() -> list[str]:
     return [found] if found else [sys.executable, "-m", "snakemake"]
 
 
-def live_snakemake_pids(workdir: Path) -> list[int]:
-    """PIDs of running Snakemake main processes whose cwd is ``workdir``."""
+def _ancestors() -> set[int]:
+    """This process and its ancestors (never reported as another run)."""
+    pids, pid = set(), os.getpid()
+    while pid > 1 and pid not in pids:
+        pids.add(pid)
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            pid = int(stat.rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    return pids
+
+
+def _processes_in(workdir: Path):
+    """``(pid, argv)`` of the processes whose cwd is ``workdir`` (not us)."""
     proc = Path("/proc")
     if not proc.is_dir():
-        return []
+        return
     workdir = workdir.resolve()
-    pids = []
+    skip = _ancestors()
     for entry in proc.iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+        if not entry.name.isdigit() or int(entry.name) in skip:
             continue
         try:
             argv = (entry / "cmdline").read_bytes().split(b"\0")
             cwd = Path(os.readlink(entry / "cwd"))
         except OSError:
             continue
-        names = [os.path.basename(a.decode(errors="replace")) for a in argv[:3]]
-        is_snakemake = "snakemake" in names or (
-            len(argv) > 2 and argv[1] == b"-m" and argv[2] == b"snakemake"
-        )
-        if is_snakemake and cwd == workdir:
-            pids.append(int(entry.name))
-    return sorted(pids)
+        if cwd == workdir:
+            yield int(entry.name), [a.decode(errors="replace") for a in argv if a]
+
+
+def _is_snakemake(argv: list[str]) -> bool:
+    names = [os.path.basename(a) for a in argv[:3]]
+    return "snakemake" in names or argv[1:3] == ["-m", "snakemake"]
+
+
+def _is_job(argv: list[str]) -> bool:
+    """A job Snakemake started: its ``script:`` copies live in
+    ``.snakemake/scripts/``; ``shell:`` jobs run under ``.snakemake`` too."""
+    return any(".snakemake/scripts/" in a or "/.snakemake/" in a for a in argv)
+
+
+def live_snakemake_pids(workdir: Path) -> list[int]:
+    """PIDs of running Snakemake main processes whose cwd is ``workdir``."""
+    return sorted(pid for pid, argv in _processes_in(workdir) if _is_snakemake(argv))
+
+
+def live_job_processes(workdir: Path) -> list[tuple[int, str]]:
+    """``(pid, command)`` of running jobs of a Snakemake run in ``workdir``.
+
+    After ``kill -9`` of Snakemake its jobs keep running; a new run must not
+    start the same jobs beside them.
+    """
+    return sorted((pid, " ".join(argv)[:120]) for pid, argv in _processes_in(workdir)
+                  if _is_job(argv) and not _is_snakemake(argv))
+
+
+def _configfiles(args: Sequence[str]) -> list[str]:
+    """The files given to ``--configfile``/``--configfiles`` in ``args``."""
+    files, taking = [], False
+    for a in args:
+        if a in ("--configfile", "--configfiles"):
+            taking = True
+        elif a.startswith(("--configfile=", "--configfiles=")):
+            files.append(a.split("=", 1)[1])
+            taking = False
+        elif taking and not a.startswith("-"):
+            files.append(a)
+        else:
+            taking = False
+    return files
+
+
+def check_configfiles(args: Sequence[str], workdir: Path) -> None:
+    """Each ``--configfile`` must exist and hold a YAML mapping; the error
+    names the file (Snakemake's says only "Config file must be given as JSON
+    or YAML with keys at top level")."""
+    import yaml
+
+    for name in _configfiles(args):
+        path = workdir / name
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ValueError(f"{name}: cannot read the config file "
+                             f"({exc.strerror})") from None
+        except yaml.YAMLError as exc:
+            raise ValueError(f"{name}: invalid YAML ({exc})") from None
+        if data is None or data == {}:
+            raise ValueError(f"{name}: empty config file (no experiments)")
+        if not isinstance(data, dict):
+            raise ValueError(f"{name}: the config file must be a mapping of keys")
 
 
 def _has_stale_locks(workdir: Path) -> bool:
@@ -114,6 +193,16 @@ def run(args: Sequence[str], workdir: str | os.PathLike = ".") -> int:
                 f"{workdir}: snakemake is running here (pid "
                 f"{', '.join(map(str, pids))}); refusing to start a second run"
             )
+        jobs = live_job_processes(workdir)
+        if jobs:
+            shown = "; ".join(f"pid {pid}: {cmd}" for pid, cmd in jobs)
+            raise RunRefused(
+                f"{workdir}: {len(jobs)} job(s) of an earlier run are still "
+                f"running without their snakemake ({shown}); they would write "
+                f"outputs that this run uses. End them (kill "
+                f"{' '.join(str(pid) for pid, _ in jobs)}) and start again"
+            )
+        check_configfiles(args, workdir)
         cmd = _snakemake_cmd()
         if _has_stale_locks(workdir):
             log.warning("removing a stale Snakemake lock left by a killed run")
@@ -124,9 +213,20 @@ def run(args: Sequence[str], workdir: str | os.PathLike = ".") -> int:
         previous = {s: signal.signal(s, lambda n, _f: child.send_signal(n))
                     for s in forward}
         try:
-            return child.wait()
+            code = child.wait()
         finally:
             for s, handler in previous.items():
                 signal.signal(s, handler)
+        if code < 0:
+            name = signal.Signals(-code).name
+            log.error("snakemake was killed by %s; the run is incomplete", name)
+            for pid, job in live_job_processes(workdir):
+                # Its jobs outlive it: end them, so that none writes an
+                # output after the next run has used it.
+                log.error("ending its orphaned job pid %d: %s", pid, job)
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGTERM)
+            return 128 - code
+        return code
     finally:
         lock_fh.close()

@@ -1,0 +1,122 @@
+"""The workflow's raw files: where each comes from, and their re-verification.
+
+A raw file ``data/raw/{dataset}/{file}`` is downloaded once (checksummed,
+protected) and then read by every later run. :func:`verify_raw_files` checks
+before each run that the files are still the ones the datasets table names:
+cheaply, by size and modification time, against a record of the last full
+check; fully (the sha256 of the content) when the file is new to the record
+or has changed. A file whose content no longer matches fails the run, naming
+the file, before any job reads it.
+
+The URL is looked up here at download time (:func:`raw_file_source`) and is
+not a rule parameter: the checksum, not the URL, identifies the data, so a
+new URL for the same bytes neither downloads again nor recomputes anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from mlfsbench.data.table import read_datasets_table
+from mlfsbench.workflow.io import write_json
+
+log = logging.getLogger(__name__)
+
+#: File name under ``data/raw/{dataset}/`` -> role in the datasets table.
+RAW_FILE_ROLES = {"whole.arff": "arff", "train.arff": "train",
+                  "test.arff": "test", "labels.xml": "xml"}
+CHUNK_SIZE = 1 << 20
+_RE_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+
+
+class RawFileChanged(ValueError):
+    """A raw file no longer matches the checksum of the datasets table."""
+
+
+def raw_file_source(table: str | os.PathLike, dataset: str,
+                    file: str) -> tuple[str, str]:
+    """``(url, sha256)`` of one raw file of ``dataset`` in the datasets table."""
+    specs = {s.name: s for s in read_datasets_table(table)}
+    if dataset not in specs:
+        raise ValueError(f"{table}: no dataset {dataset!r}")
+    role = RAW_FILE_ROLES.get(file)
+    files = specs[dataset].files()
+    if role not in files:
+        raise ValueError(f"{table}: dataset {dataset!r} has no {file}")
+    return files[role]
+
+
+def file_sha256(path: str | os.PathLike) -> str:
+    """The sha256 (hex) of a file's content, read in chunks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(CHUNK_SIZE):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _stamp(st: os.stat_result) -> list[int]:
+    return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+
+def verify_raw_files(files: Iterable[tuple[str | os.PathLike, str]],
+                     record: str | os.PathLike) -> list[Path]:
+    """Check raw files against their expected sha256; return those hashed.
+
+    Parameters
+    ----------
+    files : iterable of (path, sha256)
+        The raw files and the checksums the datasets table gives them; paths
+        that do not exist yet are skipped (they will be downloaded).
+    record : path
+        JSON record of the last full check of each file: its size,
+        modification time and inode with the sha256 found. A file whose
+        stamp and expected sha256 match its entry is not read again.
+
+    Raises
+    ------
+    RawFileChanged
+        If a file's content does not have the expected sha256; the message
+        names the file, both checksums and how to recover.
+    """
+    record = Path(record)
+    try:
+        known = json.loads(record.read_text(encoding="utf-8"))
+        if not isinstance(known, dict):
+            known = {}
+    except (OSError, ValueError):
+        known = {}
+    hashed, changed = [], False
+    for path, expected in files:
+        path = Path(path)
+        expected = expected.lower()
+        try:
+            st = path.stat()
+        except FileNotFoundError:
+            continue
+        if not _RE_SHA256.match(expected):
+            continue  # another kind of checksum: verified at download only
+        key = str(path)
+        entry = known.get(key)
+        if entry == {"stamp": _stamp(st), "sha256": expected}:
+            continue
+        actual = file_sha256(path)
+        hashed.append(path)
+        if actual != expected:
+            raise RawFileChanged(
+                f"{path}: content changed since it was downloaded: sha256 "
+                f"{actual}, the datasets table expects {expected}; delete the "
+                f"file (rm -f {path}) to download it again"
+            )
+        known[key] = {"stamp": _stamp(st), "sha256": expected}
+        changed = True
+    if changed:
+        write_json(record, known)
+        log.info("verified %d raw file(s) by their sha256", len(hashed))
+    return hashed

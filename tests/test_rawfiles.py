@@ -1,0 +1,76 @@
+"""Raw files: the URL looked up at download time, re-verification before use."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+
+import pytest
+
+from mlfsbench.data.rawfiles import (
+    RawFileChanged,
+    file_sha256,
+    raw_file_source,
+    verify_raw_files,
+)
+from mlfsbench.data.table import COLUMNS
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def test_raw_file_source_reads_the_table(tmp_path):
+    table = tmp_path / "datasets.tsv"
+    row = dict.fromkeys(COLUMNS, "") | {
+        "name": "d", "train_url": "https://example.org/tr.arff",
+        "train_sha256": "A" * 64, "test_url": "https://example.org/te.arff",
+        "test_sha256": "b" * 64}
+    table.write_text("\t".join(COLUMNS) + "\n" + "\t".join(row[c] for c in COLUMNS)
+                     + "\n")
+    assert raw_file_source(table, "d", "train.arff") == (
+        "https://example.org/tr.arff", "a" * 64)
+    assert raw_file_source(table, "d", "test.arff")[0].endswith("te.arff")
+    with pytest.raises(ValueError, match="has no labels.xml"):
+        raw_file_source(table, "d", "labels.xml")
+    with pytest.raises(ValueError, match="no dataset 'e'"):
+        raw_file_source(table, "e", "train.arff")
+
+
+def test_edited_raw_file_fails_naming_it(tmp_path):
+    raw = tmp_path / "data/raw/d/whole.arff"
+    raw.parent.mkdir(parents=True)
+    raw.write_bytes(b"@relation good\n")
+    good = _sha(b"@relation good\n")
+    record = tmp_path / "record.json"
+    assert verify_raw_files([(raw, good)], record) == [raw]
+    # Unchanged size and mtime: not read again.
+    assert verify_raw_files([(raw, good)], record) == []
+    # Same size, new content, new mtime: hashed again and rejected.
+    st = raw.stat()
+    raw.write_bytes(b"@relation evil\n")
+    os.utime(raw, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    with pytest.raises(RawFileChanged) as info:
+        verify_raw_files([(raw, good)], record)
+    message = str(info.value)
+    assert message.startswith(f"{raw}: content changed since it was downloaded")
+    assert f"sha256 {_sha(b'@relation evil' + bytes([10]))}" in message
+    assert f"the datasets table expects {good}" in message
+
+
+def test_missing_raw_files_are_skipped_and_uppercase_accepted(tmp_path):
+    raw = tmp_path / "x.xml"
+    raw.write_bytes(b"<labels/>")
+    record = tmp_path / "r.json"
+    assert verify_raw_files([(tmp_path / "absent", "0" * 64),
+                             (raw, _sha(b"<labels/>").upper())], record) == [raw]
+    assert file_sha256(raw) == _sha(b"<labels/>")
+
+
+def test_a_new_expected_checksum_rehashes(tmp_path):
+    raw = tmp_path / "x.arff"
+    raw.write_bytes(b"abc")
+    record = tmp_path / "r.json"
+    verify_raw_files([(raw, _sha(b"abc"))], record)
+    with pytest.raises(RawFileChanged, match="expects " + "1" * 64):
+        verify_raw_files([(raw, "1" * 64)], record)
