@@ -155,3 +155,26 @@ def test_accept_xml_flag(capsys, test_data):
     out = run_json(capsys, ["describe", str(arff), "--xml", str(xml),
                             "--accept-xml", "--json"])
     assert out["labels"] == 5 and out["features"] == 3
+
+
+def test_knnmi_on_a_single_labelset_names_file_and_cause(capsys, test_data):
+    path = test_data / "single_labelset.arff"
+    assert main(["select", str(path), "--method", "knnmi-rank"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"mlfsbench: error: {path}: selector 'knnmi-rank': ")
+    assert "(1 distinct labelset(s) in 12 instances)" in err
+    assert "too few distinct labelsets" in err
+
+
+def test_knnmi_with_constant_features_runs(capsys, test_data):
+    # Classes smaller than the p-selection folds used to fail inside
+    # StratifiedKFold ("n_splits=20 cannot be greater than ...").
+    import numpy as np
+
+    from mlfsbench.estimators import registry
+
+    rng = np.random.default_rng(0)
+    Y = (rng.random((30, 2)) > 0.5).astype(np.uint8)
+    sel = registry.create("selector", "knnmi-rank", {}, random_state=0)
+    sel.fit(np.ones((30, 4)), Y)
+    assert sorted(sel.ranking_) == [0, 1, 2, 3]

@@ -90,7 +90,11 @@ def cmd_select(args) -> int:
     if selector.input_kind == "discrete" and args.discretize != "none":
         X = make_discretizer(args.discretize, args.bins).fit_transform(X)
     start = time.perf_counter()
-    selector.fit(X, ds.Y)
+    try:
+        selector.fit(X, ds.Y)
+    except ValueError as exc:  # name the data: estimators do not know it
+        raise ValueError(f"{' + '.join(args.arff)}: selector {args.method!r}: "
+                         f"{exc}") from None
     seconds = time.perf_counter() - start
     k = len(selector.ranking_) if args.n_features is None else args.n_features
     top = selector.ranking_[:k]

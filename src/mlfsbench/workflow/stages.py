@@ -237,7 +237,11 @@ def select(dataset: PathLike, split_file: PathLike, fold: int, out: PathLike, *,
         X, _ = fold_data(ds, train, test)
     selector = registry.create("selector", method, params, random_state=seed)
     start = time.perf_counter()
-    selector.fit(X, ds.Y[train])
+    try:
+        selector.fit(X, ds.Y[train])
+    except ValueError as exc:  # name the data: estimators do not know it
+        raise ValueError(f"{dataset} (dataset {ds.name}, fold {fold}): selector "
+                         f"{method!r}: {exc}") from exc
     seconds = time.perf_counter() - start
     result = selection_record(selector, ds.feature_names, method, params, seconds)
     write_json(out, result)

@@ -152,7 +152,15 @@ def pruning_t_statistics(Z: np.ndarray, Y: np.ndarray, *, p_values: Sequence[int
                 grid.append((p, k))
                 rows.append(np.full(Z.shape[1], np.nan))
             continue
-        folds = StratifiedKFold(n_splits=min(n_folds, len(yp)), shuffle=True,
+        # StratifiedKFold needs a class at least as large as n_splits.
+        n_splits = min(n_folds, int(np.bincount(
+            np.unique(yp, return_inverse=True)[1].reshape(-1)).max()))
+        if n_splits < 2:
+            for k in ks:
+                grid.append((p, k))
+                rows.append(np.full(Z.shape[1], np.nan))
+            continue
+        folds = StratifiedKFold(n_splits=n_splits, shuffle=True,
                                 random_state=seed_folds)
         real = {k: [] for k in ks}
         perm = {k: [] for k in ks}
@@ -269,7 +277,13 @@ class _KnnMIBase(BaseMultiLabelSelector):
             t_max = np.array([np.nanmax(row) if np.isfinite(row).any() else -np.inf
                               for row in t])
             if not np.isfinite(t_max).any():
-                raise ValueError("no candidate p leaves two classes with > k samples")
+                n_sets = len(np.unique(np.asarray(Y), axis=0))
+                raise ValueError(
+                    f"no pruning threshold p in {p_lo}..{p_hi} leaves two "
+                    f"labelsets with more than k={min(k_values)} instances each "
+                    f"({n_sets} distinct labelset(s) in {len(Y)} instances): too "
+                    f"few distinct labelsets for the PPT transformation"
+                )
             best = int(np.argmax(t_max))
             self.p_grid_, self.t_, self.t_max_ = grid, t, t_max
             p, k = grid[best]
