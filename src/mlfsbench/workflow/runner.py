@@ -109,9 +109,11 @@ def _is_snakemake(argv: list[str]) -> bool:
 
 
 def _is_job(argv: list[str]) -> bool:
-    """A job Snakemake started: its ``script:`` copies live in
-    ``.snakemake/scripts/``; ``shell:`` jobs run under ``.snakemake`` too."""
-    return any(".snakemake/scripts/" in a or "/.snakemake/" in a for a in argv)
+    """A job Snakemake started: every rule of this workflow is a ``script:``,
+    run from its copy in ``.snakemake/scripts/`` (with a Python of
+    ``.snakemake/conda/`` under ``--use-conda``)."""
+    return any(".snakemake/scripts/" in a or ".snakemake/conda/" in a
+               for a in argv)
 
 
 def live_snakemake_pids(workdir: Path) -> list[int]:
