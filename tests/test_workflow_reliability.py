@@ -100,3 +100,40 @@ def test_bad_config_entries_fail_before_any_job(tmp_path, mirror):
     assert "experiment 'tiny': classifiers entry" in out
     assert "k must be a positive integer, got 0" in out
     assert not (workdir / "data").exists()  # nothing was downloaded
+
+
+def test_snakemake_killed_under_mlfsbench_run(tmp_path, mirror):
+    # kill -9 of Snakemake alone (e.g. the OOM killer): the runner says so,
+    # ends the jobs it left behind and exits 128 + 9; the next run completes.
+    import signal
+    import time
+
+    from mlfsbench.workflow.runner import live_job_processes, live_snakemake_pids
+
+    workdir = copy_workflow(REPO, tmp_path / "wf")
+    cmd = [str(BIN / "mlfsbench"), "run", "--cores", "2", "--configfile",
+           "config/tiny.yaml", "--config", f"mirror={mirror}"]
+    proc = subprocess.Popen(cmd, cwd=workdir, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        while not live_job_processes(workdir) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert live_job_processes(workdir), "no job started"
+        for pid in live_snakemake_pids(workdir):
+            os.kill(pid, signal.SIGKILL)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 128 + 9, err
+    assert "snakemake was killed by SIGKILL" in err
+    deadline = time.monotonic() + 30
+    while live_job_processes(workdir) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert live_job_processes(workdir) == []
+    done = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True,
+                          timeout=1800)
+    assert done.returncode == 0, done.stderr
+    assert (workdir / "results/tiny/tables/metrics.tsv").exists()
