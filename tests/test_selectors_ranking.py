@@ -421,14 +421,43 @@ def test_br_or_hand_computed_table():
     sel = BROddsRatio().fit(X, Y)
     assert sel.scores_[0] == pytest.approx(2 * math.log(3.5 / 1.5), rel=1e-12)
     Y2 = np.column_stack([Y[:, 0], 1 - Y[:, 0]])
-    both = BROddsRatio().fit(X, Y2)
-    assert both.scores_[0] == pytest.approx(0.0, abs=1e-12)  # +OR and -OR cancel
-    assert BROddsRatio(absolute=True).fit(X, Y2).scores_[0] == pytest.approx(
+    # MOR (Chen et al. 2009) sums |OR|: +OR and -OR add up
+    assert BROddsRatio().fit(X, Y2).scores_[0] == pytest.approx(
         4 * math.log(3.5 / 1.5)
     )
+    signed = BROddsRatio(absolute=False).fit(X, Y2)
+    assert signed.scores_[0] == pytest.approx(0.0, abs=1e-12)  # they cancel
     assert BROddsRatio(alpha=1.0).fit(X, Y).scores_[0] == pytest.approx(
         math.log(16 / 4)
     )
+
+
+def test_br_or_constant_features_last_label_copy_first():
+    # 40 instances, a rare label (4 positives) and a common one (20).
+    rng = np.random.default_rng(5)
+    Y = np.zeros((40, 2), dtype=np.uint8)
+    Y[:4, 0] = 1
+    Y[::2, 1] = 1
+    never = np.zeros(40, dtype=np.uint8)
+    always = np.ones(40, dtype=np.uint8)
+    copy = Y[:, 0].copy()
+    noise = rng.integers(0, 2, (40, 3)).astype(np.uint8)
+    X = np.column_stack([never, always, noise, copy])
+    sel = BROddsRatio().fit(X, Y)
+    order = np.argsort(-sel.scores_, kind="mergesort")
+    assert order[0] == 5  # the copy of the rare label
+    assert set(order[-2:].tolist()) == {0, 1}  # constants last ...
+    assert sel.scores_[0] == sel.scores_[1] == 0.0  # ... with no information
+    assert (sel.scores_[2:5] > 0).all()  # noise in between
+    # the copy: a = 4, b = 0, c = 0, d = 36 for label 0; a = 2, b = 18, c = 2,
+    # d = 18 for label 1
+    expected = math.log(4.5 * 36.5 / 0.25) + abs(
+        math.log(2.5 * 18.5 / (18.5 * 2.5))
+    )
+    assert sel.scores_[5] == pytest.approx(expected, rel=1e-12)
+    # before: +0.5 on the never-present feature gave each label its own odds,
+    # log((n - n_l + .5) / (n_l + .5)), above every noise feature
+    assert sel.odds_ratio_[0].tolist() == [0.0, 0.0]
 
 
 def test_mfs_equals_anova_f_for_single_label_data():
