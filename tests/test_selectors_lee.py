@@ -19,6 +19,7 @@ import itertools
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from mlfsbench.estimators import registry
 from mlfsbench.estimators.information.entropy import (
@@ -213,3 +214,44 @@ def test_cap_keeps_every_feature():
         assert sorted(sel.ranking_.tolist()) == list(range(6))
         assert np.isnan(sel.scores_[sel.ranking_[2:]]).all()
         assert (np.diff(sel.relevance_[sel.ranking_[2:]]) <= 0).all()
+
+
+def test_fimf_default_takes_ten_promising_labels():
+    # 12 labels of distinct entropy: label k is 1 in the first 2 + k of 40 rows
+    rng = np.random.default_rng(4)
+    Y = np.zeros((40, 12), dtype=np.uint8)
+    for k in range(12):
+        Y[: 2 + k, k] = 1
+    X = rng.integers(0, 2, (40, 5))
+    sel = FIMF().fit(X, Y)
+    assert sel.promising_labels_.tolist() == list(range(2, 12))
+    assert FIMF(promising_labels=None).fit(X, Y).promising_labels_.size == 12
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_count_based_pair_term_equals_per_pair_mi(sparse):
+    from mlfsbench.estimators.selectors._greedy import label_pair_joint_mi
+    from mlfsbench.estimators.selectors.lee import label_pair_joint_mi_counts
+
+    rng = np.random.default_rng(9)
+    X = rng.integers(0, 3, (150, 6)) * (rng.random((150, 6)) < 0.4)
+    X[:, 4] = 0  # a constant feature: every pair term is 0
+    Y = (rng.random((150, 7)) < 0.2).astype(np.uint8)
+    Y[:, 3] = Y[:, 1]
+    Xin = sp.csr_matrix(X) if sparse else X
+    for labels in (None, [0, 3, 1, 6]):
+        np.testing.assert_allclose(
+            label_pair_joint_mi_counts(Xin, Y, labels),
+            label_pair_joint_mi(X, Y, labels), atol=1e-10,
+        )
+    assert label_pair_joint_mi_counts(Xin, Y)[4] == pytest.approx(0.0, abs=1e-12)
+    # X = Y_1 (= Y_3): I(X; (Y_i, Y_j)) = H(Y_1) for the 11 pairs holding
+    # label 1 or 3; the other 10 pairs are among labels 0, 2, 4, 5, 6.
+    h1 = mutual_information(Y[:, 1], Y[:, 1])
+    others = [0, 2, 4, 5, 6]
+    rest = sum(
+        mutual_information(Y[:, 1], 2 * Y[:, i] + Y[:, j])
+        for i, j in itertools.combinations(others, 2)
+    )
+    got = label_pair_joint_mi_counts(Y[:, [1]], Y)[0]
+    assert got == pytest.approx(11 * h1 + rest, abs=1e-10)
