@@ -178,8 +178,8 @@ def label_pair_joint_mi_counts(X, Y, labels=None) -> np.ndarray:
         totals = (t11, n_1[i] - t11, n_1[rest] - t11, n - n_1[i] - n_1[rest] + t11)
         pair_entropy += sum(_xlog2x(t).sum() for t in totals)
         zero = (
-            [t - c for t, c in zip(totals, cells)] if one_per_feature
-            else [t - group @ c for t, c in zip(totals, cells)]
+            [t - c for t, c in zip(totals, cells, strict=True)] if one_per_feature
+            else [t - group @ c for t, c in zip(totals, cells, strict=True)]
         )
         nonzero = sum(_xlog2x(c).sum(axis=1) for c in cells)
         xlogx += (nonzero if one_per_feature else group @ nonzero)
