@@ -260,6 +260,8 @@ def stats_options(wildcards):
     out = {"n_features": opts["n_features"], "alpha": opts["alpha"]}
     if opts.get("control"):
         out["control"] = opts["control"]
+    if opts.get("round") is not None:
+        out["round"] = opts["round"]
     return canonical(out)
 
 

@@ -122,3 +122,41 @@ def test_compare_names_the_datasets_left_out_for_a_missing_result():
     full = compare(s, "hamming_loss", n_features=2)
     assert "datasets_without_all_methods" not in full
     assert res["n_datasets"] == full["n_datasets"] - 1
+
+
+def rounding_summary() -> pd.DataFrame:
+    """a and b differ in the 4th decimal only (see test_stats' rounding table)."""
+    values = {"d1": (0.1101, 0.1104, 0.2), "d2": (0.3004, 0.3001, 0.1),
+              "d3": (0.0504, 0.0496, 0.06)}
+    rows = [(d, "cv", sel, "br-lr", "50", "hamming_loss", v)
+            for d, vals in values.items()
+            for sel, v in zip("abc", vals, strict=True)]
+    return pd.DataFrame(rows, columns=["dataset", "split", "selector", "classifier",
+                                       "n_features", "metric", "mean"])
+
+
+def test_compare_round_ranks_printed_values_and_keeps_unrounded(tmp_path):
+    res = compare(rounding_summary(), "hamming_loss", n_features=50, control="a",
+                  round=3)
+    assert res["round"] == 3
+    assert res["average_ranks"] == pytest.approx({"a": 5.5 / 3, "b": 5.5 / 3,
+                                                  "c": 7 / 3})
+    assert res["unrounded"]["average_ranks"] == pytest.approx(
+        {"a": 2.0, "b": 5 / 3, "c": 7 / 3})
+    plain = compare(rounding_summary(), "hamming_loss", n_features=50)
+    assert plain["round"] is None and "unrounded" not in plain
+    path = tmp_path / "hamming_loss.json"
+    path.write_text(json.dumps(res), encoding="utf-8")
+    table = ranks_table([path], tmp_path / "ranks.tsv")
+    row = table.iloc[0]
+    assert row["rank:a"] == pytest.approx(5.5 / 3)
+    assert row["unrounded_rank:b"] == pytest.approx(5 / 3)
+    assert row["round"] == 3
+    # mean-rank: the means at each K are rounded before ranking
+    s = rounding_summary()
+    s2 = s.assign(n_features="51")
+    both = pd.concat([s, s2])
+    mr = compare(both, "hamming_loss", n_features="mean-rank", round=3)
+    assert mr["average_ranks"] == pytest.approx({"a": 5.5 / 3, "b": 5.5 / 3,
+                                                 "c": 7 / 3})
+    assert mr["unrounded"]["average_ranks"]["b"] == pytest.approx(5 / 3)

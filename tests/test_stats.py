@@ -362,3 +362,32 @@ def test_cd_diagram_validation():
         critical_difference_diagram([1.0, 2.0], -1.0)
     with pytest.raises(ValueError, match="names"):
         critical_difference_diagram([1.0, 2.0], 1.0, names=["a"])
+
+
+# Rounding to the printed decimals: a and b differ only in the 4th decimal on
+# every dataset. Unrounded ranks (lower is better):
+#   d1: a 1, b 2, c 3;  d2: c 1, b 2, a 3;  d3: b 1, a 2, c 3
+#   -> a 6/3 = 2, b 5/3, c 7/3.
+# At 3 decimals a and b print equal on every dataset and share their ranks:
+#   d1: 1.5 1.5 3;  d2: 2.5 2.5 1;  d3: 1.5 1.5 3  -> a = b = 5.5/3, c 7/3.
+ROUNDING_TABLE = pd.DataFrame(
+    {"a": [0.1101, 0.3004, 0.0504], "b": [0.1104, 0.3001, 0.0496],
+     "c": [0.2000, 0.1000, 0.0600]},
+    index=["d1", "d2", "d3"],
+)
+
+
+def test_rounding_as_printed_creates_ties_and_changes_ranks():
+    from mlfsbench.evaluation.stats import round_table
+
+    plain = compare_methods(ROUNDING_TABLE)
+    assert plain["average_ranks"] == pytest.approx({"a": 2.0, "b": 5 / 3, "c": 7 / 3})
+    assert plain["decimals"] is None
+    printed = compare_methods(ROUNDING_TABLE, decimals=3)
+    assert printed["average_ranks"] == pytest.approx(
+        {"a": 5.5 / 3, "b": 5.5 / 3, "c": 7 / 3})
+    assert printed["decimals"] == 3
+    # half away from zero on the decimal representation (0.0625 -> 0.063)
+    assert round_table([0.0625, 0.0635, 0.06349], 3).tolist() == [0.063, 0.064, 0.063]
+    with pytest.raises(ValueError, match="decimals"):
+        round_table([0.1], -1)

@@ -173,7 +173,13 @@ def cmd_stats(args) -> int:
                          f"{', '.join(map(str, non_numeric))}")
     try:
         out = compare_methods(table, higher_is_better=args.higher_is_better,
-                              control=args.control, alpha=args.alpha)
+                              control=args.control, alpha=args.alpha,
+                              decimals=args.round)
+        if args.round is not None:  # report both: the unrounded ranks too
+            plain = compare_methods(table, higher_is_better=args.higher_is_better,
+                                    control=args.control, alpha=args.alpha)
+            out["unrounded"] = {key: plain[key] for key in (
+                "average_ranks", "friedman", "iman_davenport", "bonferroni_dunn")}
     except ValueError as exc:
         raise ValueError(f"{args.table}: {exc}") from None
     out = {"table": str(args.table), "datasets": list(table.index), **out}
@@ -184,6 +190,14 @@ def cmd_stats(args) -> int:
     print(f"datasets\t{out['n_datasets']}\tmethods\t{out['n_methods']}")
     for name, rank in sorted(out["average_ranks"].items(), key=lambda kv: kv[1]):
         print(f"rank\t{name}\t{rank:.4f}")
+    if args.round is not None:
+        print(f"ranks above: values rounded to {args.round} decimals")
+        plain = out["unrounded"]
+        for name, rank in sorted(plain["average_ranks"].items(),
+                                 key=lambda kv: kv[1]):
+            print(f"unrounded_rank\t{name}\t{rank:.4f}")
+        print(f"unrounded_friedman_chi2\t{plain['friedman']['chi2']:.6g}"
+              f"\tp\t{plain['friedman']['p_value']:.6g}")
     print(f"friedman_chi2\t{fr['chi2']:.6g}\tp\t{fr['p_value']:.6g}")
     print(f"iman_davenport_F\t{idv['F']:.6g}\tp\t{idv['p_value']:.6g}"
           f"\tcritical\t{idv['critical_value']:.6g}")
@@ -277,6 +291,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the metric is a gain (default: a loss, lower is better)")
     p.add_argument("--control", help="control method for Bonferroni-Dunn")
     p.add_argument("--alpha", type=float, default=0.05)
+    p.add_argument("--round", type=int, default=None, metavar="D",
+                   help="rank the values rounded to D decimals, as a paper's "
+                   "printed table reads (the unrounded ranks are reported too)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_stats)
 

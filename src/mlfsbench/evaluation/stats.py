@@ -52,6 +52,11 @@ cell.
   pairs.
 - **Critical-difference diagrams** (Demšar Figs. 1 and 2):
   :func:`critical_difference_diagram`.
+- **Numbers as printed.** Papers rank the values of their tables, rounded
+  to a few decimals (Lee & Kim 2016, Tables 5-6: three), so values equal
+  when printed tie. ``compare_methods(..., decimals=3)`` ranks and tests the
+  table rounded half away from zero to 3 decimals (:func:`round_table`), as
+  the printed tables read.
 """
 
 from __future__ import annotations
@@ -82,6 +87,7 @@ __all__ = [
     "cliques",
     "compare_methods",
     "critical_difference_diagram",
+    "round_table",
 ]
 
 
@@ -114,6 +120,31 @@ def _table(table) -> tuple[np.ndarray, list[str]]:
     if len(set(names)) != len(names):
         raise ValueError(f"duplicate method names: {names}")
     return values, names
+
+
+def round_table(values, decimals: int) -> np.ndarray:
+    """Values rounded half away from zero to ``decimals``, as tables print them.
+
+    Through the shortest decimal representation of each float, so that
+    ``0.0625`` and ``0.0635`` both round up at 3 decimals (binary rounding
+    with ``np.round`` would round half to even and see ``0.0635`` as
+    ``0.06349999...``).
+
+    >>> round_table([[0.0625, 0.0635, -0.0625, 0.1234]], 3).tolist()
+    [[0.063, 0.064, -0.063, 0.123]]
+    """
+    if int(decimals) != decimals or decimals < 0:
+        raise ValueError(f"decimals must be an integer >= 0, got {decimals!r}")
+    from decimal import ROUND_HALF_UP, Decimal
+
+    quantum = Decimal(1).scaleb(-int(decimals))
+    arr = np.asarray(values, dtype=np.float64)
+    out = np.array([
+        float(Decimal(repr(float(v))).quantize(quantum, rounding=ROUND_HALF_UP))
+        if np.isfinite(v) else v
+        for v in arr.ravel()
+    ]).reshape(arr.shape)
+    return out
 
 
 def _check_k_n_alpha(n_methods, n_datasets, alpha) -> None:
@@ -457,7 +488,8 @@ def cliques(avg_ranks, cd: float) -> list[list[int]]:
 # The whole comparison (CLI and the workflow's statistics stage)
 # --------------------------------------------------------------------------
 def compare_methods(table, *, higher_is_better: bool = False,
-                    control: str | None = None, alpha: float = 0.05) -> dict[str, Any]:
+                    control: str | None = None, alpha: float = 0.05,
+                    decimals: int | None = None) -> dict[str, Any]:
     """Ranks, Friedman/Iman-Davenport, Nemenyi, Bonferroni-Dunn and Wilcoxon-Holm.
 
     Parameters
@@ -470,10 +502,14 @@ def compare_methods(table, *, higher_is_better: bool = False,
         Wilcoxon-Holm; without it Wilcoxon-Holm tests all pairs and no
         Bonferroni-Dunn p-values are reported (its CD is).
     alpha : float, default=0.05
+    decimals : int, optional
+        Rank and test the table rounded to this many decimals
+        (:func:`round_table`; ties where the printed numbers are equal).
+        ``None``: the values as given.
 
     Returns
     -------
-    dict (JSON-ready): ``methods``, ``average_ranks``, ``friedman``,
+    dict (JSON-ready): ``decimals``, ``methods``, ``average_ranks``, ``friedman``,
     ``iman_davenport``, ``nemenyi`` (``q_alpha``, ``cd``, ``p_values``,
     ``significant_pairs``), ``bonferroni_dunn`` (``q_alpha``, ``cd``,
     ``control``, ``p_values``, ``significant``), ``wilcoxon_holm``.
@@ -484,8 +520,13 @@ def compare_methods(table, *, higher_is_better: bool = False,
     >>> out = compare_methods(t, control="a")
     >>> out["average_ranks"], out["nemenyi"]["significant_pairs"]
     ({'a': 1.0, 'b': 2.25, 'c': 2.75}, [['a', 'c']])
+    >>> t = pd.DataFrame({"a": [0.1101, 0.2], "b": [0.1104, 0.3]})
+    >>> compare_methods(t, decimals=3)["average_ranks"]  # 0.110 = 0.110
+    {'a': 1.25, 'b': 1.75}
     """
     values, names = _table(table)
+    if decimals is not None:
+        values = round_table(values, decimals)
     N, k = values.shape
     if control is not None and control not in names:
         raise ValueError(f"control {control!r} is not a method of the table: {names}")
@@ -510,6 +551,7 @@ def compare_methods(table, *, higher_is_better: bool = False,
     return {
         "n_datasets": N,
         "n_methods": k,
+        "decimals": None if decimals is None else int(decimals),
         "alpha": float(alpha),
         "higher_is_better": bool(higher_is_better),
         "methods": names,

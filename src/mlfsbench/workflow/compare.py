@@ -12,6 +12,13 @@ of a method on a dataset is its mean over folds, either at one feature count
 or averaged over the integer feature counts of the grid (``"mean"``; the
 "rank score averaged over K" of Sechidis et al. 2019, Table 2, averages ranks
 instead: ``"mean-rank"`` ranks the methods at each K and averages the ranks).
+
+With ``round: d`` (an experiment's ``stats: {round: 3}``) the methods are
+ranked on the means rounded to ``d`` decimals, as a paper's printed tables
+read (ties where the printed numbers are equal; with ``mean-rank`` the means
+at each K are rounded before ranking). The result's main fields then come
+from the rounded table and ``unrounded`` holds the ranks and tests of the
+unrounded one; ``ranks.tsv`` shows both.
 """
 
 from __future__ import annotations
@@ -26,7 +33,11 @@ import pandas as pd
 
 from mlfsbench.evaluation.metrics import METRICS
 from mlfsbench.evaluation.stability import stability, top_k_matrix
-from mlfsbench.evaluation.stats import compare_methods, critical_difference_diagram
+from mlfsbench.evaluation.stats import (
+    compare_methods,
+    critical_difference_diagram,
+    round_table,
+)
 from mlfsbench.workflow.aggregate import write_html_table
 from mlfsbench.workflow.io import atomic_path, write_json, write_text
 from mlfsbench.workflow.stages import format_table
@@ -88,12 +99,18 @@ def method_table(summary: pd.DataFrame, metric: str, n_features: int | str = "me
     return table
 
 
-def mean_rank_table(summary: pd.DataFrame, metric: str) -> pd.DataFrame:
-    """Datasets × methods: the method's rank at each K, averaged over the Ks."""
+def mean_rank_table(summary: pd.DataFrame, metric: str,
+                    decimals: int | None = None) -> pd.DataFrame:
+    """Datasets × methods: the method's rank at each K, averaged over the Ks.
+
+    ``decimals``: rank the means rounded to that many decimals.
+    """
     data = summary[(summary["metric"] == metric)
                    & ~summary["n_features"].astype(str).isin(["all", "selected"])
                    ].copy()
     data["method"] = _method_names(data)
+    if decimals is not None:
+        data["mean"] = round_table(data["mean"].to_numpy(), decimals)
     ascending = not GREATER_IS_BETTER[metric]
     data["rank"] = data.groupby(["dataset", "n_features"])["mean"].rank(
         ascending=ascending, method="average")
@@ -103,22 +120,35 @@ def mean_rank_table(summary: pd.DataFrame, metric: str) -> pd.DataFrame:
     return table
 
 
+def _tests(table: pd.DataFrame, *, higher: bool, control, alpha,
+           decimals) -> dict[str, Any]:
+    if control is not None and control not in table.columns:
+        control = None
+    return compare_methods(table, higher_is_better=higher, control=control,
+                           alpha=alpha, decimals=decimals)
+
+
 def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean",
-            control: str | None = None, alpha: float = 0.05) -> dict[str, Any]:
+            control: str | None = None, alpha: float = 0.05,
+            round: int | None = None) -> dict[str, Any]:  # noqa: A002
     """Statistical comparison of the methods on one metric (JSON-ready).
 
     With fewer than two datasets or methods no test is defined: the result
-    then holds ``skipped`` with the reason, and the table.
+    then holds ``skipped`` with the reason, and the table. ``round``: rank
+    the means rounded to that many decimals (the module docstring).
     """
     if n_features == "mean-rank":
         table = mean_rank_table(summary, metric)
+        rounded = None if round is None else mean_rank_table(summary, metric, round)
         higher = False
     else:
         table = method_table(summary, metric, n_features)
+        rounded = table
         higher = GREATER_IS_BETTER[metric]
     incomplete = table.index[table.isna().any(axis=1)].tolist()
     table = table.dropna(axis=0, how="any")
     out: dict[str, Any] = {"metric": metric, "n_features": n_features,
+                           "round": round,
                            "table": {c: table[c].to_dict() for c in table.columns}}
     if incomplete:
         # a dataset where some method has no result (e.g. a threshold that
@@ -128,20 +158,30 @@ def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean
         out["skipped"] = (f"needs >= 2 datasets and >= 2 methods, got "
                           f"{table.shape[0]} x {table.shape[1]}")
         return out
-    if control is not None and control not in table.columns:
-        control = None
-    out.update(compare_methods(table, higher_is_better=higher, control=control,
-                               alpha=alpha))
+    plain = _tests(table, higher=higher, control=control, alpha=alpha, decimals=None)
+    if round is None:
+        out.update(plain)
+        return out
+    if n_features == "mean-rank":  # the ranks of the rounded means, averaged
+        out.update(_tests(rounded.loc[table.index], higher=higher, control=control,
+                          alpha=alpha, decimals=None))
+        out["decimals"] = int(round)
+    else:
+        out.update(_tests(table, higher=higher, control=control, alpha=alpha,
+                          decimals=round))
+    out["unrounded"] = {key: plain[key] for key in (
+        "average_ranks", "friedman", "iman_davenport", "bonferroni_dunn")}
     return out
 
 
 def write_comparison(summary_path: PathLike, metric: str, json_out: PathLike,
                      png_out: PathLike, *, n_features: int | str = "mean",
-                     control: str | None = None, alpha: float = 0.05) -> dict:
+                     control: str | None = None, alpha: float = 0.05,
+                     round: int | None = None) -> dict:  # noqa: A002
     """The ``stats`` rule: one metric's comparison as JSON and its CD diagram."""
     summary = pd.read_csv(summary_path, sep="\t", dtype={"n_features": str})
     result = compare(summary, metric, n_features=n_features, control=control,
-                     alpha=alpha)
+                     alpha=alpha, round=round)
     write_json(json_out, result)
     if "skipped" in result:
         fig = _message_figure(f"{metric}: {result['skipped']}")
@@ -193,6 +233,14 @@ def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
             row["F_critical"] = res["iman_davenport"]["critical_value"]
             row["nemenyi_cd"] = res["nemenyi"]["cd"]
             row["bonferroni_dunn_cd"] = res["bonferroni_dunn"]["cd"]
+            if res.get("round") is not None:
+                # ranks above: of the means rounded as printed; these: unrounded
+                plain = res["unrounded"]
+                row["round"] = res["round"]
+                row.update({f"unrounded_rank:{m}": r
+                            for m, r in plain["average_ranks"].items()})
+                row["unrounded_friedman_p"] = plain["friedman"]["p_value"]
+                row["unrounded_iman_davenport_F"] = plain["iman_davenport"]["F"]
         rows.append(row)
     table = pd.DataFrame(rows).sort_values("metric", kind="mergesort")
     write_text(out, format_table(table.reset_index(drop=True)))
