@@ -215,3 +215,81 @@ def test_sparse_input_gives_the_same_selection():
     sparse = SingleJMI().fit(sp.csr_matrix(X), Y)
     np.testing.assert_array_equal(dense.ranking_, sparse.ranking_)
     np.testing.assert_allclose(dense.scores_, sparse.scores_)
+
+
+# ------------------------------------------- the authors' released criterion
+def released_case():
+    """16 rows, one balanced target; x0 identifies the row (H = 4 bits,
+    I(x0; T) = 1), x1 is T with one flipped row (9 ones), x2 is noise."""
+    T = np.repeat([0, 1], 8)
+    x0 = np.arange(16)
+    x1 = T.copy()
+    x1[0] = 1
+    x2 = np.tile([0, 1, 1, 0], 4)
+    return np.column_stack([x0, x1, x2]), T[:, None]
+
+
+def test_released_code_first_step_hand_computed():
+    X, T = released_case()
+    # I(x1; T) = 1 - 9/16 H(1/9); H(x1) = H(7/16)
+    def h2(p):
+        return -p * np.log2(p) - (1 - p) * np.log2(1 - p)
+    i1 = 1 - 9 / 16 * h2(1 / 9)
+    expected = [1 / np.sqrt(4 * 1), i1 / np.sqrt(h2(7 / 16) * 1), 0.0]
+    _, _, rel = jmi_forward(X, T, 1, normalize=True)
+    np.testing.assert_allclose(rel, expected, atol=1e-12)
+    assert expected[1] == pytest.approx(0.7210, abs=1e-4)  # > 0.5: x1 first
+    # Eq. 3 takes the identifier (1 bit > 0.717 bits); the released code x1
+    paper = GroupJMI(groups=[[0]], noc=2).fit(X, T)
+    released = GroupJMI(groups=[[0]], noc=2, criterion="released-code").fit(X, T)
+    assert paper.ranking_[0] == 0
+    assert released.ranking_[0] == 1
+
+
+def test_released_code_later_steps_equal_direct_computation():
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 3, (60, 5))
+    X[:, 4] = 1  # constant: every normalized term with it alone is 0
+    T = np.column_stack([(X[:, 0] + rng.integers(0, 2, 60)) % 3,
+                         X[:, 1] > 0]).astype(int)
+    trace = []
+    selected, _, _ = jmi_forward(X, T, 4, normalize=True, trace=trace)
+
+    def H(col):  # plug-in entropy in bits, independent of the package
+        counts = np.unique(col, return_counts=True)[1] / len(col)
+        return float(-(counts * np.log2(counts)).sum())
+
+    for t, J in enumerate(trace):
+        S = selected[:t]
+        for k in range(5):
+            if t == 0:
+                want = sum(
+                    mutual_info_score(X[:, k], T[:, i]) / np.log(2)
+                    / np.sqrt(H(X[:, k]) * H(T[:, i])) if H(X[:, k]) > 0 else 0.0
+                    for i in range(2))
+            else:
+                want = 0.0
+                for j in S:
+                    pair = 3 * X[:, j] + X[:, k]
+                    for i in range(2):
+                        den = np.sqrt(H(pair) * H(T[:, i]))
+                        if den > 0:
+                            want += mutual_info_score(pair, T[:, i]) / np.log(2) / den
+            if k not in S:
+                assert J[k] == pytest.approx(want, abs=1e-10)
+
+
+def test_group_jmi_rand_takes_the_criterion_and_its_own_parameters():
+    sel = GroupJMIRand(criterion="released-code", random_state=0)
+    params = sel.get_params()
+    assert params["criterion"] == "released-code"
+    assert "groups" not in params and not hasattr(sel, "groups")
+    assert params["pot"] == (0.25, 0.75) and params["noc"] == (4, 16)
+    X, T = released_case()
+    Y = np.column_stack([T[:, 0], T[:, 0], 1 - T[:, 0]])
+    fitted = sel.fit(X, Y)
+    # every group quantizes copies of T: x1 first, as in the hand case
+    assert fitted.ranking_[0] == 1
+    assert GroupJMIRand(random_state=0).fit(X, Y).ranking_[0] == 0
+    with pytest.raises(ValueError, match="criterion"):
+        GroupJMIRand(criterion="matlab").fit(X, Y)

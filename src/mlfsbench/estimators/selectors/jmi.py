@@ -46,8 +46,29 @@ identical codes):
   repeat one, so they equal Single-JMI only when the draws happen to cover
   every label once.)
 
+**The authors' released code** (``Group_JMI_Rand.m`` of the repository
+``sechidis/2019-Entropy-Multi-target-feature-selection``) does not compute
+Eq. 3: it divides every term by the square root of the two entropies,
+
+.. math::
+
+    J^{Group}_{released}(X_k) = \sum_{X_j \in X_\theta} \sum_i
+        \frac{I(X_j X_k; \widetilde Y_i)}
+             {\sqrt{H(X_j X_k)\, H(\widetilde Y_i)}},
+
+and picks the first feature by
+:math:`\sum_i I(X_k; \widetilde Y_i) / \sqrt{H(X_k) H(\widetilde Y_i)}`.
+``criterion="released-code"`` of :class:`GroupJMI` and :class:`GroupJMIRand`
+(and :func:`jmi_forward`'s ``normalize=True``) computes that; a term whose
+denominator is 0 (a constant feature pair or target) counts 0, where MATLAB
+would give NaN. ``criterion="paper"`` (the default) is Eq. 3.
+``H(X_j X_k) = H(X_j) + H(X_k) - I(X_j; X_k)`` comes from one MI column per
+step.
+
 Greedy-search conventions (cap of 50 steps by default, ranking completed by
 relevance, tie rule, ``scores_``): :mod:`mlfsbench.estimators.selectors._greedy`.
+With the released-code criterion the ranking is completed by the normalized
+relevance (its first-step score).
 """
 
 from __future__ import annotations
@@ -63,6 +84,7 @@ from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector
 from mlfsbench.estimators.selectors._greedy import (
     check_discrete_features,
     column,
+    column_entropies,
     greedy_forward,
     greedy_outcome,
     n_greedy_steps,
@@ -71,7 +93,15 @@ from mlfsbench.estimators.transformations.label_groups import LabelGroups
 from mlfsbench.estimators.transformations.lp import labelset_codes
 
 
-def jmi_forward(X, T, n_steps: int, *, trace: list | None = None):
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``num / den`` elementwise, 0 where ``den`` is 0."""
+    out = np.zeros(np.broadcast(num, den).shape)
+    np.divide(num, den, out=out, where=den > 0)
+    return out
+
+
+def jmi_forward(X, T, n_steps: int, *, normalize: bool = False,
+                trace: list | None = None):
     """Greedy forward selection with :math:`\\sum_{j \\in S} \\sum_i I(X_j X_k; T_i)`.
 
     Parameters
@@ -82,6 +112,10 @@ def jmi_forward(X, T, n_steps: int, *, trace: list | None = None):
         Discrete target codes (labels, the LP class, or quantized groups).
     n_steps : int
         Number of features to select.
+    normalize : bool, default=False
+        Divide every term by :math:`\\sqrt{H(X_j X_k) H(T_i)}` (and the
+        first step's :math:`I(X_k; T_i)` by :math:`\\sqrt{H(X_k) H(T_i)}`):
+        the criterion of the authors' released ``Group_JMI_Rand.m``.
     trace : list, optional
         Receives the criterion vector of every step (for tests).
 
@@ -91,7 +125,7 @@ def jmi_forward(X, T, n_steps: int, *, trace: list | None = None):
     step_scores : list of float
         Criterion of each selected feature at its step (relevance at step 1).
     relevance : ndarray of shape (n_features,)
-        :math:`\\sum_i I(X_k; T_i)`.
+        :math:`\\sum_i I(X_k; T_i)` (normalized when ``normalize``).
 
     Examples
     --------
@@ -100,16 +134,31 @@ def jmi_forward(X, T, n_steps: int, *, trace: list | None = None):
     >>> selected, _, relevance = jmi_forward(X, T, 2)
     >>> selected, relevance.tolist()
     ([2, 0], [0.0, 0.0, 1.0])
+    >>> jmi_forward(X, T, 2, normalize=True)[0]  # I(x2 x0; T) / sqrt(2 * 1)
+    [2, 0]
     """
     X = check_discrete_features(X)
     T = np.asarray(T)
     if T.ndim == 1:
         T = T.reshape(-1, 1)
-    relevance = mutual_information_matrix(X, T).sum(axis=1)
+    mi = mutual_information_matrix(X, T)  # (p, t)
+    if not normalize:
+        relevance = mi.sum(axis=1)
 
-    def update(s: int) -> np.ndarray:
-        cmi = conditional_mutual_information_matrix(X, T, column(X, s))
-        return relevance[s] + cmi.sum(axis=1)
+        def update(s: int) -> np.ndarray:
+            cmi = conditional_mutual_information_matrix(X, T, column(X, s))
+            return relevance[s] + cmi.sum(axis=1)
+    else:
+        h_x = column_entropies(X)
+        h_t = column_entropies(T)
+        relevance = _ratio(mi, np.sqrt(np.outer(h_x, h_t))).sum(axis=1)
+
+        def update(s: int) -> np.ndarray:
+            xs = column(X, s)
+            joint_mi = mi[s] + conditional_mutual_information_matrix(X, T, xs)
+            h_pair = h_x[s] + h_x - mutual_information_matrix(X, xs)[:, 0]
+            h_pair = np.maximum(h_pair, 0.0)  # rounding below 0 when constant
+            return _ratio(joint_mi, np.sqrt(np.outer(h_pair, h_t))).sum(axis=1)
 
     selected, step_scores = greedy_forward(
         X.shape[1], n_steps, lambda acc, t: acc, update,
@@ -126,10 +175,15 @@ class _JMISelector(BaseMultiLabelSelector):
     def _targets(self, Y) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def _normalize(self) -> bool:
+        """Whether to use the released code's normalized terms."""
+        return False
+
     def _fit(self, X, Y):
         T = self._targets(Y)
         n_steps = n_greedy_steps(self.n_features_to_select, X.shape[1])
-        selected, step_scores, relevance = jmi_forward(X, T, n_steps)
+        selected, step_scores, relevance = jmi_forward(
+            X, T, n_steps, normalize=self._normalize())
         self.relevance_ = relevance
         return greedy_outcome(self, X.shape[1], selected, step_scores, relevance)
 
@@ -198,8 +252,47 @@ class JointJMI(_JMISelector):
         return labelset_codes(Y)[0][:, None]
 
 
+_CRITERIA = ("paper", "released-code")
+
+_CRITERION_DOC = """
+    criterion : {"paper", "released-code"}, default="paper"
+        ``"paper"``: Eq. 3. ``"released-code"``: every term divided by
+        ``sqrt(H(X_j X_k) H(T_i))`` and the first feature by the normalized
+        relevance, as the authors' ``Group_JMI_Rand.m`` computes (see
+        :mod:`mlfsbench.estimators.selectors.jmi`)."""
+
+
+class _GroupJMIBase(_JMISelector):
+    """Quantized label groups as targets; the parameters both variants share."""
+
+    def __init__(self, *, pot, noc, m, criterion, n_features_to_select,
+                 random_state):
+        self.pot = pot
+        self.noc = noc
+        self.m = m
+        self.criterion = criterion
+        super().__init__(n_features_to_select=n_features_to_select,
+                         random_state=random_state)
+
+    def _explicit_groups(self):
+        return None
+
+    def _normalize(self) -> bool:
+        if self.criterion not in _CRITERIA:
+            raise ValueError(
+                f"criterion must be one of {_CRITERIA}, got {self.criterion!r}")
+        return self.criterion == "released-code"
+
+    def _targets(self, Y):
+        self.label_groups_ = LabelGroups(
+            pot=self.pot, noc=self.noc, m=self.m, groups=self._explicit_groups(),
+            metric="hamming", random_state=self.random_state,
+        )
+        return self.label_groups_.fit_transform(Y)
+
+
 @register("selector", "group-jmi")
-class GroupJMI(_JMISelector):
+class GroupJMI(_GroupJMIBase):
     __doc__ = f"""Group-JMI: JMI over quantized label groups (Sechidis 2019, Eq. 3).
 
     Algorithm 1: ``m`` random groups of ``pot * q`` labels, each quantized by
@@ -216,7 +309,8 @@ class GroupJMI(_JMISelector):
     m : int or None, default=None
         Number of groups (``None``: the number of labels, Algorithm 1).
     groups : list of lists of int, optional
-        Explicit label groups (then ``pot`` and ``m`` are unused).{_PARAMS_DOC}
+        Explicit label groups (then ``pot`` and ``m`` are
+        unused).{_CRITERION_DOC}{_PARAMS_DOC}
     Attributes
     ----------{_ATTRS_DOC}    label_groups_ : LabelGroups
         The fitted output transformation (groups, NoC, medoids).
@@ -227,26 +321,19 @@ class GroupJMI(_JMISelector):
     [2, 0, 1]
     """
 
-    def __init__(self, *, pot=0.5, noc=8, m=None, groups=None,
+    def __init__(self, *, pot=0.5, noc=8, m=None, groups=None, criterion="paper",
                  n_features_to_select=None, random_state=None):
-        self.pot = pot
-        self.noc = noc
-        self.m = m
         self.groups = groups
-        super().__init__(n_features_to_select=n_features_to_select,
+        super().__init__(pot=pot, noc=noc, m=m, criterion=criterion,
+                         n_features_to_select=n_features_to_select,
                          random_state=random_state)
 
-    def _targets(self, Y):
-        self.label_groups_ = LabelGroups(
-            pot=self.pot, noc=self.noc, m=self.m,
-            groups=getattr(self, "groups", None),
-            metric="hamming", random_state=self.random_state,
-        )
-        return self.label_groups_.fit_transform(Y)
+    def _explicit_groups(self):
+        return self.groups
 
 
 @register("selector", "group-jmi-rand")
-class GroupJMIRand(GroupJMI):
+class GroupJMIRand(_GroupJMIBase):
     __doc__ = f"""Group-JMI-Rand: PoT ~ U[0.25, 0.75], NoC ~ U{{4..16}} per group.
 
     Sechidis 2019, Section 3.4: Group-JMI whose groups each draw their own
@@ -257,7 +344,7 @@ class GroupJMIRand(GroupJMI):
     pot : (float, float), default=(0.25, 0.75)
     noc : (int, int), default=(4, 16)
     m : int or None, default=None
-        Number of groups (``None``: the number of labels).{_PARAMS_DOC}
+        Number of groups (``None``: the number of labels).{_CRITERION_DOC}{_PARAMS_DOC}
     Attributes
     ----------{_ATTRS_DOC}    label_groups_ : LabelGroups
 
@@ -268,12 +355,8 @@ class GroupJMIRand(GroupJMI):
     ([2, 0, 1], [9, 7])
     """
 
-    def __init__(self, *, pot=(0.25, 0.75), noc=(4, 16), m=None,
+    def __init__(self, *, pot=(0.25, 0.75), noc=(4, 16), m=None, criterion="paper",
                  n_features_to_select=None, random_state=None):
-        self.pot = pot
-        self.noc = noc
-        self.m = m
-        BaseMultiLabelSelector.__init__(
-            self, n_features_to_select=n_features_to_select,
-            random_state=random_state,
-        )
+        super().__init__(pot=pot, noc=noc, m=m, criterion=criterion,
+                         n_features_to_select=n_features_to_select,
+                         random_state=random_state)
