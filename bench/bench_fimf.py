@@ -22,12 +22,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 from _common import add_shared_argument, best_time
 
 from mlfsbench.data import load_mulan
+from mlfsbench.data.arff import DataFormatError
 from mlfsbench.estimators.selectors._greedy import label_pair_joint_mi
 from mlfsbench.estimators.selectors.lee import FIMF, label_pair_joint_mi_counts
 from mlfsbench.estimators.selectors.lee2016 import EntropyLabelSelection
@@ -51,9 +54,16 @@ def main(argv=None) -> int:
     failed = False
 
     folder = args.shared / "multi-label" / "delicious"
-    data = load_mulan([folder / "delicious.arff"], folder / "delicious.xml",
-                      name="delicious")
-    X, Y = binary_codes(data.X), np.asarray(data.Y)
+    try:
+        data = load_mulan([folder / "delicious.arff"], folder / "delicious.xml",
+                          name="delicious")
+    except DataFormatError:  # label names with escaped quotes (issue 16.3)
+        with tempfile.TemporaryDirectory() as tmp:
+            xml = Path(tmp) / "delicious.xml"
+            text = (folder / "delicious.xml").read_text(encoding="utf-8")
+            xml.write_text(text.replace("\\'", "'"), encoding="utf-8")
+            data = load_mulan([folder / "delicious.arff"], xml, name="delicious")
+    X, Y = binary_codes(data.X), np.asarray(data.Y).astype(np.uint8)
     lee = EntropyLabelSelection(n_labels=298)
     t_lee, _ = best_time(lambda: lee.fit(X, Y), args.repeats)
     print(f"lee2016 on delicious ({X.shape[0]} x {X.shape[1]}, {Y.shape[1]} "

@@ -143,7 +143,7 @@ def label_pair_joint_mi_counts(X, Y, labels=None) -> np.ndarray:
     [3.0, 3.0]
     """
     Y = np.asarray(Y)
-    if Y.size and not np.isin(Y, (0, 1)).all():
+    if Y.size and not ((Y == 0) | (Y == 1)).all():
         raise ValueError("labels must be 0/1 for the count-based pair term")
     labels = np.arange(Y.shape[1]) if labels is None else np.asarray(labels)
     n, p = X.shape[0], X.shape[1]
@@ -202,7 +202,7 @@ def label_interaction(X, Y, mi, labels=None) -> np.ndarray:
         return np.zeros(X.shape[1])
     single = (len(labels) - 1) * mi[:, labels].sum(axis=1)
     Yd = Y.toarray() if sp.issparse(Y) else np.asarray(Y)
-    if np.isin(Yd, (0, 1)).all():
+    if ((Yd == 0) | (Yd == 1)).all():
         return single - label_pair_joint_mi_counts(X, Yd, labels)
     return single - label_pair_joint_mi(X, Y, labels)
 
