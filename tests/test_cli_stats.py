@@ -119,12 +119,11 @@ def test_stats_round_reports_rounded_and_unrounded_ranks(tmp_path, capsys):
     path.write_text("dataset,a,b,c\nd1,0.1101,0.1104,0.2\n"
                     "d2,0.3004,0.3001,0.1\nd3,0.0504,0.0496,0.06\n", encoding="utf-8")
     out = _run(capsys, ["stats", str(path), "--round", "3", "--json"])
-    assert out["decimals"] == 3
-    assert out["average_ranks"] == pytest.approx({"a": 5.5 / 3, "b": 5.5 / 3,
-                                                  "c": 7 / 3})
-    assert out["unrounded"]["average_ranks"] == pytest.approx(
-        {"a": 2.0, "b": 5 / 3, "c": 7 / 3})
+    assert out["rounded"]["decimals"] == 3
+    assert out["rounded"]["average_ranks"] == pytest.approx(
+        {"a": 5.5 / 3, "b": 5.5 / 3, "c": 7 / 3})
+    assert out["average_ranks"] == pytest.approx({"a": 2.0, "b": 5 / 3, "c": 7 / 3})
     assert main(["stats", str(path), "--round", "3"]) == 0
     text = capsys.readouterr().out
-    assert "unrounded_rank\tb\t1.6667" in text
-    assert "rank\ta\t1.8333" in text
+    assert "rounded_rank\ta\t1.8333" in text
+    assert "\nrank\tb\t1.6667" in text

@@ -139,24 +139,25 @@ def test_compare_round_ranks_printed_values_and_keeps_unrounded(tmp_path):
     res = compare(rounding_summary(), "hamming_loss", n_features=50, control="a",
                   round=3)
     assert res["round"] == 3
-    assert res["average_ranks"] == pytest.approx({"a": 5.5 / 3, "b": 5.5 / 3,
-                                                  "c": 7 / 3})
-    assert res["unrounded"]["average_ranks"] == pytest.approx(
-        {"a": 2.0, "b": 5 / 3, "c": 7 / 3})
+    assert res["average_ranks"] == pytest.approx({"a": 2.0, "b": 5 / 3, "c": 7 / 3})
+    assert res["rounded"]["decimals"] == 3
+    assert res["rounded"]["average_ranks"] == pytest.approx(
+        {"a": 5.5 / 3, "b": 5.5 / 3, "c": 7 / 3})
     plain = compare(rounding_summary(), "hamming_loss", n_features=50)
-    assert plain["round"] is None and "unrounded" not in plain
+    assert plain["round"] is None and "rounded" not in plain
     path = tmp_path / "hamming_loss.json"
     path.write_text(json.dumps(res), encoding="utf-8")
     table = ranks_table([path], tmp_path / "ranks.tsv")
     row = table.iloc[0]
-    assert row["rank:a"] == pytest.approx(5.5 / 3)
-    assert row["unrounded_rank:b"] == pytest.approx(5 / 3)
+    assert row["rank:a"] == pytest.approx(2.0)
+    assert row["rounded_rank:a"] == pytest.approx(5.5 / 3)
+    assert row["rounded_rank:b"] == pytest.approx(5.5 / 3)
     assert row["round"] == 3
     # mean-rank: the means at each K are rounded before ranking
     s = rounding_summary()
     s2 = s.assign(n_features="51")
     both = pd.concat([s, s2])
     mr = compare(both, "hamming_loss", n_features="mean-rank", round=3)
-    assert mr["average_ranks"] == pytest.approx({"a": 5.5 / 3, "b": 5.5 / 3,
-                                                 "c": 7 / 3})
-    assert mr["unrounded"]["average_ranks"]["b"] == pytest.approx(5 / 3)
+    assert mr["rounded"]["average_ranks"] == pytest.approx(
+        {"a": 5.5 / 3, "b": 5.5 / 3, "c": 7 / 3})
+    assert mr["average_ranks"]["b"] == pytest.approx(5 / 3)

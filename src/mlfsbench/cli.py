@@ -173,13 +173,13 @@ def cmd_stats(args) -> int:
                          f"{', '.join(map(str, non_numeric))}")
     try:
         out = compare_methods(table, higher_is_better=args.higher_is_better,
-                              control=args.control, alpha=args.alpha,
-                              decimals=args.round)
-        if args.round is not None:  # report both: the unrounded ranks too
-            plain = compare_methods(table, higher_is_better=args.higher_is_better,
-                                    control=args.control, alpha=args.alpha)
-            out["unrounded"] = {key: plain[key] for key in (
-                "average_ranks", "friedman", "iman_davenport", "bonferroni_dunn")}
+                              control=args.control, alpha=args.alpha)
+        if args.round is not None:  # beside: the ranks of the printed numbers
+            printed = compare_methods(table, higher_is_better=args.higher_is_better,
+                                      control=args.control, alpha=args.alpha,
+                                      decimals=args.round)
+            out["rounded"] = {"decimals": args.round, **{key: printed[key] for key in (
+                "average_ranks", "friedman", "iman_davenport", "bonferroni_dunn")}}
     except ValueError as exc:
         raise ValueError(f"{args.table}: {exc}") from None
     out = {"table": str(args.table), "datasets": list(table.index), **out}
@@ -191,13 +191,12 @@ def cmd_stats(args) -> int:
     for name, rank in sorted(out["average_ranks"].items(), key=lambda kv: kv[1]):
         print(f"rank\t{name}\t{rank:.4f}")
     if args.round is not None:
-        print(f"ranks above: values rounded to {args.round} decimals")
-        plain = out["unrounded"]
-        for name, rank in sorted(plain["average_ranks"].items(),
+        printed = out["rounded"]
+        for name, rank in sorted(printed["average_ranks"].items(),
                                  key=lambda kv: kv[1]):
-            print(f"unrounded_rank\t{name}\t{rank:.4f}")
-        print(f"unrounded_friedman_chi2\t{plain['friedman']['chi2']:.6g}"
-              f"\tp\t{plain['friedman']['p_value']:.6g}")
+            print(f"rounded_rank\t{name}\t{rank:.4f}")
+        print(f"rounded_friedman_chi2\t{printed['friedman']['chi2']:.6g}"
+              f"\tp\t{printed['friedman']['p_value']:.6g}\tdecimals\t{args.round}")
     print(f"friedman_chi2\t{fr['chi2']:.6g}\tp\t{fr['p_value']:.6g}")
     print(f"iman_davenport_F\t{idv['F']:.6g}\tp\t{idv['p_value']:.6g}"
           f"\tcritical\t{idv['critical_value']:.6g}")
@@ -292,8 +291,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--control", help="control method for Bonferroni-Dunn")
     p.add_argument("--alpha", type=float, default=0.05)
     p.add_argument("--round", type=int, default=None, metavar="D",
-                   help="rank the values rounded to D decimals, as a paper's "
-                   "printed table reads (the unrounded ranks are reported too)")
+                   help="also rank the values rounded to D decimals, as a paper's "
+                   "printed table reads (reported beside the unrounded ranks)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_stats)
 

@@ -56,7 +56,7 @@ cell.
   to a few decimals (Lee & Kim 2016, Tables 5-6: three), so values equal
   when printed tie. ``compare_methods(..., decimals=3)`` ranks and tests the
   table rounded half away from zero to 3 decimals (:func:`round_table`), as
-  the printed tables read.
+  a reader recomputing from the printed tables would.
 """
 
 from __future__ import annotations

@@ -13,12 +13,12 @@ or averaged over the integer feature counts of the grid (``"mean"``; the
 "rank score averaged over K" of Sechidis et al. 2019, Table 2, averages ranks
 instead: ``"mean-rank"`` ranks the methods at each K and averages the ranks).
 
-With ``round: d`` (an experiment's ``stats: {round: 3}``) the methods are
-ranked on the means rounded to ``d`` decimals, as a paper's printed tables
-read (ties where the printed numbers are equal; with ``mean-rank`` the means
-at each K are rounded before ranking). The result's main fields then come
-from the rounded table and ``unrounded`` holds the ranks and tests of the
-unrounded one; ``ranks.tsv`` shows both.
+With ``round: d`` (an experiment's ``stats: {round: d}``) the methods are
+also ranked on the means rounded to ``d`` decimals, as a paper's printed
+tables read (ties where the printed numbers are equal; with ``mean-rank``
+the means at each K are rounded before ranking): the result's ``rounded``
+holds those ranks and tests beside the main (unrounded) ones, and
+``ranks.tsv`` shows both.
 """
 
 from __future__ import annotations
@@ -134,8 +134,9 @@ def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean
     """Statistical comparison of the methods on one metric (JSON-ready).
 
     With fewer than two datasets or methods no test is defined: the result
-    then holds ``skipped`` with the reason, and the table. ``round``: rank
-    the means rounded to that many decimals (the module docstring).
+    then holds ``skipped`` with the reason, and the table. ``round``: also
+    rank the means rounded to that many decimals (``rounded``; the module
+    docstring).
     """
     if n_features == "mean-rank":
         table = mean_rank_table(summary, metric)
@@ -158,19 +159,18 @@ def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean
         out["skipped"] = (f"needs >= 2 datasets and >= 2 methods, got "
                           f"{table.shape[0]} x {table.shape[1]}")
         return out
-    plain = _tests(table, higher=higher, control=control, alpha=alpha, decimals=None)
+    out.update(_tests(table, higher=higher, control=control, alpha=alpha,
+                      decimals=None))
     if round is None:
-        out.update(plain)
         return out
     if n_features == "mean-rank":  # the ranks of the rounded means, averaged
-        out.update(_tests(rounded.loc[table.index], higher=higher, control=control,
-                          alpha=alpha, decimals=None))
-        out["decimals"] = int(round)
+        printed = _tests(rounded.loc[table.index], higher=higher, control=control,
+                         alpha=alpha, decimals=None)
     else:
-        out.update(_tests(table, higher=higher, control=control, alpha=alpha,
-                          decimals=round))
-    out["unrounded"] = {key: plain[key] for key in (
-        "average_ranks", "friedman", "iman_davenport", "bonferroni_dunn")}
+        printed = _tests(table, higher=higher, control=control, alpha=alpha,
+                         decimals=round)
+    out["rounded"] = {"decimals": int(round), **{key: printed[key] for key in (
+        "average_ranks", "friedman", "iman_davenport", "bonferroni_dunn")}}
     return out
 
 
@@ -234,13 +234,13 @@ def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
             row["nemenyi_cd"] = res["nemenyi"]["cd"]
             row["bonferroni_dunn_cd"] = res["bonferroni_dunn"]["cd"]
             if res.get("round") is not None:
-                # ranks above: of the means rounded as printed; these: unrounded
-                plain = res["unrounded"]
+                # beside the ranks above: those of the means rounded as printed
+                printed = res["rounded"]
                 row["round"] = res["round"]
-                row.update({f"unrounded_rank:{m}": r
-                            for m, r in plain["average_ranks"].items()})
-                row["unrounded_friedman_p"] = plain["friedman"]["p_value"]
-                row["unrounded_iman_davenport_F"] = plain["iman_davenport"]["F"]
+                row.update({f"rounded_rank:{m}": r
+                            for m, r in printed["average_ranks"].items()})
+                row["rounded_friedman_p"] = printed["friedman"]["p_value"]
+                row["rounded_iman_davenport_F"] = printed["iman_davenport"]["F"]
         rows.append(row)
     table = pd.DataFrame(rows).sort_values("metric", kind="mergesort")
     write_text(out, format_table(table.reset_index(drop=True)))
