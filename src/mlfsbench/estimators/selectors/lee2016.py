@@ -21,7 +21,7 @@ decreasing towards :math:`C(f)` as :math:`|Y|` grows (Lemma 1): with
 (MIM-BR), with :math:`|Y| = 0` the ranking by :math:`H(f)` (Proposition 1).
 
 Implementation: the feature and label entropies by one counting pass each
-(:func:`mlfsbench.estimators.transformations.entropy_labels.column_entropies`); the
+(:func:`mlfsbench.estimators.information.entropy.column_entropies`); the
 :math:`|F| \times |Y|` mutual informations by
 :func:`mlfsbench.estimators.information.entropy.mutual_information_matrix` (sparse
 products); the
@@ -35,13 +35,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from mlfsbench.estimators.information.entropy import mutual_information_matrix
+from mlfsbench.estimators.information.entropy import (
+    column_entropies,
+    mutual_information_matrix,
+)
 from mlfsbench.estimators.registry import register
 from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector
-from mlfsbench.estimators.transformations.entropy_labels import (
-    EntropyLabelSubset,
-    column_entropies,
-)
+from mlfsbench.estimators.transformations.entropy_labels import EntropyLabelSubset
 
 
 def sum_of_min(h_features: np.ndarray, h_labels: np.ndarray) -> np.ndarray:

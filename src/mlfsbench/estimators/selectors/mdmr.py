@@ -29,29 +29,39 @@ from mlfsbench.estimators.information.entropy import (
     mutual_information_matrix,
 )
 from mlfsbench.estimators.registry import register
-from mlfsbench.estimators.selectors._greedy import column
-from mlfsbench.estimators.selectors.lee import (
-    _ATTRS_DOC,
-    _EXAMPLE_DOC,
-    _PARAMS_DOC,
-    _LeeGreedy,
-)
+from mlfsbench.estimators.selectors._greedy import RelevanceGreedySelector, column
 
 
 @register("selector", "mdmr")
-class MDMR(_LeeGreedy):
-    __doc__ = f"""MDMR (Lin et al. 2015): max-dependency, min-redundancy.
+class MDMR(RelevanceGreedySelector):
+    """MDMR (Lin et al. 2015): max-dependency, min-redundancy.
 
     ``J(f) = sum_l I(f;l) - mean_(s in S) [I(f;s) - sum_l I(f;l|s)]``, greedy;
     see :mod:`mlfsbench.estimators.selectors.mdmr`.
 
     Parameters
-    ----------{_PARAMS_DOC}
+    ----------
+    n_features_to_select : int or None, default=None
+        Number of greedy steps (``None``: 50, or all features if fewer); the
+        ranking then continues with the other features by relevance.
+    random_state : None
+        Unused (deterministic); kept for the common interface.
+
     Attributes
-    ----------{_ATTRS_DOC}
+    ----------
+    ranking_ : ndarray of shape (n_features,)
+        Selection order, then the remaining features by relevance.
+    scores_ : ndarray of shape (n_features,)
+        Criterion value at the step a feature was selected; NaN for features
+        not selected greedily.
+    relevance_ : ndarray of shape (n_features,)
+        ``sum_l I(f; l)`` in bits.
+
     Examples
     --------
-    >>> import numpy as np{_EXAMPLE_DOC}
+    >>> import numpy as np
+    >>> X = np.array([[0, 0, 0], [0, 0, 1], [1, 1, 0], [1, 1, 1]])
+    >>> Y = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
     >>> sel = MDMR().fit(X, Y)
     >>> sel.ranking_.tolist(), sel.scores_.tolist()
     ([0, 2, 1], [1.0, 1.0, 2.0])

@@ -110,11 +110,6 @@ def _information_gain(X, targets, discretization, better_encoding):
     return mdl_information_gain(X, targets, better_encoding=better_encoding)
 
 
-_THRESHOLD_DOC = """threshold : float or None, default=0.01
-        Features scoring at least this much are selected when
-        ``n_features_to_select`` is None (``None``: all)."""
-
-
 class _SpolaorBase(ThresholdSelectorMixin, BaseMultiLabelSelector):
     input_kind = "continuous"
 
