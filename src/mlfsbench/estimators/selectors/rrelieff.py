@@ -29,12 +29,23 @@ from mlfsbench.estimators.selectors._relief import mean_over_columns, rrelieff_s
 
 
 def check_target_matrix(Y) -> np.ndarray:
-    """Validate continuous targets: 2-D (a 1-D vector is one target), finite."""
+    """Validate continuous targets: 2-D (n_samples, n_targets), finite.
+
+    A 1-D vector is refused, as by every selector (one target is
+    ``y.reshape(-1, 1)``): a 1-D ``Y`` is more often a mistake (a single
+    label column, a flattened matrix) than a choice.
+
+    >>> check_target_matrix([1.0, 2.0])
+    Traceback (most recent call last):
+    ...
+    ValueError: Y must be 2-D (n_samples, n_targets), got shape (2,); one target is Y.reshape(-1, 1)
+    """
     Y = np.asarray(Y.toarray() if sp.issparse(Y) else Y, dtype=float)
-    if Y.ndim == 1:
-        Y = Y.reshape(-1, 1)
     if Y.ndim != 2:
-        raise ValueError(f"Y must be 2-D (n_samples, n_targets), got shape {Y.shape}")
+        hint = "; one target is Y.reshape(-1, 1)" if Y.ndim == 1 else ""
+        raise ValueError(
+            f"Y must be 2-D (n_samples, n_targets), got shape {Y.shape}{hint}"
+        )
     if not np.isfinite(Y).all():
         raise ValueError("Y must be finite")
     return Y
