@@ -35,10 +35,10 @@ def check_target_matrix(Y) -> np.ndarray:
     ``y.reshape(-1, 1)``): a 1-D ``Y`` is more often a mistake (a single
     label column, a flattened matrix) than a choice.
 
-    >>> check_target_matrix([1.0, 2.0])
+    >>> check_target_matrix([1.0, 2.0])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: Y must be 2-D (n_samples, n_targets), got shape (2,); one target is Y.reshape(-1, 1)
+    ValueError: Y must be 2-D (n_samples, n_targets), got shape (2,); one target ...
     """
     Y = np.asarray(Y.toarray() if sp.issparse(Y) else Y, dtype=float)
     if Y.ndim != 2:
