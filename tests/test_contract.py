@@ -72,10 +72,6 @@ def selector_data(sel, seed=0):
     return (codes if sel.input_kind == "discrete" else X), Y
 
 
-def fitted(sel, X, Y):
-    return sel.fit(X, Y)
-
-
 def assert_same_selection(a, b, rtol=1e-10):
     np.testing.assert_array_equal(a.ranking_, b.ranking_)
     np.testing.assert_allclose(a.scores_, b.scores_, rtol=rtol, atol=1e-12,
@@ -418,3 +414,32 @@ def test_transformation_ignores_the_order_of_the_rows(name):
     order = np.random.default_rng(5).permutation(Y.shape[0])
     assert_same_arrays(transformation(name).fit(Y[order]).transform(Y),
                        transformation(name).fit(Y).transform(Y))
+
+
+# ------------------------------------------------- feature types in the stage
+
+
+def test_select_stage_passes_the_datasets_feature_types(tmp_path):
+    from mlfsbench.data import Dataset
+    from mlfsbench.workflow import stages
+
+    rng = np.random.default_rng(0)
+    Y = rng.integers(0, 2, (200, 2)).astype(np.uint8)
+    weak = np.where(rng.random(200) < 0.45, 1 - Y[:, 1], Y[:, 1]).astype(float)
+    X = np.column_stack([weak, weak])  # the same 0/1 values, two declared types
+    Dataset(name="typed", X=X, Y=Y, feature_names=["numeric01", "word"],
+            label_names=["a", "b"], feature_types=["numeric", "binary"],
+            ).save(tmp_path / "typed.npz")
+    stages.split(tmp_path / "typed.npz", {"type": "kfold", "k": 2, "seed": 0},
+                 tmp_path / "split.npz")
+    rec = stages.select(tmp_path / "typed.npz", tmp_path / "split.npz", 0,
+                        tmp_path / "s.json", method="ig-br",
+                        params={"discretization": "auto", "threshold": None})
+    scores = dict(zip(["numeric01", "word"], rec["scores"], strict=True))
+    # one column, two types: the numeric one through MDL, the word as nominal
+    # codes (as Weka reads them); without the types both would be nominal
+    train, _ = stages.load_fold(tmp_path / "split.npz", 0)
+    mdl = selector("ig-br", discretization="mdl").fit(X[train], Y[train])
+    nominal = selector("ig-br", discretization="none").fit(X[train], Y[train])
+    assert scores["numeric01"] == mdl.scores_[0]
+    assert scores["word"] == nominal.scores_[1] != mdl.scores_[0]
