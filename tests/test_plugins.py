@@ -164,23 +164,40 @@ def test_installed_plugin_through_the_workflow(installed, shared_datasets,
     workdir = copy_workflow(REPO_ROOT, tmp_path / "run")
     config = yaml.safe_load((REPO_ROOT / "config" / "tiny.yaml").read_text())
     experiment = config["experiments"]["tiny"]
-    experiment["selectors"] = [{"name": "variance-rank"}]
-    experiment["classifiers"] = [{"name": "label-prior"}]
-    experiment["transformations"] = [{"name": "label-complement"}]
+    experiment["selectors"] = [{"name": "variance-rank", "id": "variance"}]
+    experiment["classifiers"] = [{"name": "label-prior", "id": "prior"}]
+    experiment["transformations"] = [{"name": "label-complement",
+                                      "id": "complement"}]
     experiment["n_features"] = [1, 5]
     (workdir / "config" / "plugin.yaml").write_text(yaml.safe_dump(config))
     mirror = shared_datasets.resolve().as_uri() + "/"
     mlfsbench(installed, "run", "--cores", "2", "--configfile", "config/plugin.yaml",
               "--config", f"mirror={mirror}", cwd=workdir)
 
-    metrics = pd.read_csv(workdir / "results/tiny/tables/metrics.tsv", sep="\t")
-    assert set(metrics["selector"]) == {"variance-rank", "all-features"} or set(
-        metrics["selector"]) == {"variance-rank"}
-    assert set(metrics["classifier"]) == {"label-prior"}
-    assert {"1", "5"} <= set(metrics["n_features"].astype(str))
-    # the label prior predicts the same scores for every instance: ranking loss
-    # of a constant score is what the metric gives for ties, the same each fold
-    assert metrics.loc[metrics["metric"] == "hamming_loss", "value"].between(0, 1).all()
-    transforms = pd.read_csv(workdir / "results/tiny/tables/transformations.tsv",
-                             sep="\t")
-    assert set(transforms.iloc[:, :].astype(str).stack()) >= {"label-complement"}
+    from mlfsbench.data import Dataset
+    from mlfsbench.workflow.stages import fold_data, load_fold
+
+    results = workdir / "results" / "tiny"
+    ds = Dataset.load(workdir / "data" / "prepared" / "emotions.npz")
+    for fold in (0, 1):
+        # the plugin's ranking: the fold's training features by variance
+        train, test = load_fold(results / "emotions" / "splits" / "cv2.npz", fold)
+        X_train, _ = fold_data(ds, train, test)
+        record = json.loads((results / "emotions" / "cv2" / f"fold{fold}" /
+                             "select" / "variance.json").read_text())
+        expected = np.argsort(-X_train.var(axis=0), kind="mergesort")
+        assert record["ranking"] == expected.tolist()
+        complement = np.load(results / "emotions" / "cv2" / f"fold{fold}" /
+                             "labels" / "complement.npz")
+        assert any(np.array_equal(complement[k], 1 - ds.Y[train])
+                   for k in complement.files)
+
+    metrics = pd.read_csv(results / "tables" / "metrics.tsv", sep="\t",
+                          dtype={"n_features": str})
+    assert set(metrics["selector"]) == {"variance"}
+    assert set(metrics["classifier"]) == {"prior"}
+    # the label prior ignores the features: K = 1 and K = 5 score the same
+    by_k = metrics.pivot_table(index=["fold", "metric"], columns="n_features",
+                               values="value")
+    np.testing.assert_array_equal(by_k["1"], by_k["5"])
+    assert len(by_k) > 10
