@@ -39,23 +39,9 @@ class MDMR(RelevanceGreedySelector):
     ``J(f) = sum_l I(f;l) - mean_(s in S) [I(f;s) - sum_l I(f;l|s)]``, greedy;
     see :mod:`mlfsbench.estimators.selectors.mdmr`.
 
-    Parameters
-    ----------
-    n_features_to_select : int or None, default=None
-        Number of greedy steps (``None``: 50, or all features if fewer); the
-        ranking then continues with the other features by relevance.
-    random_state : None
-        Unused (deterministic); kept for the common interface.
-
-    Attributes
-    ----------
-    ranking_ : ndarray of shape (n_features,)
-        Selection order, then the remaining features by relevance.
-    scores_ : ndarray of shape (n_features,)
-        Criterion value at the step a feature was selected; NaN for features
-        not selected greedily.
-    relevance_ : ndarray of shape (n_features,)
-        ``sum_l I(f; l)`` in bits.
+    Parameters and attributes: those of
+    :class:`~mlfsbench.estimators.selectors.lee.AMI` (greedy steps, ranking,
+    step scores, ``relevance_``).
 
     Examples
     --------

@@ -181,7 +181,7 @@ class _ReliefFBase(_SpolaorBase):
 
     def _relieff(self, X, classes):
         return relieff_scores(
-            _check_continuous(X), classes, n_neighbors=self.n_neighbors,
+            X, classes, n_neighbors=self.n_neighbors,
             n_samples=self.n_samples, random_state=self.random_state,
         )
 
@@ -273,14 +273,6 @@ class InformationGainLP(_InformationGainBase):
 
     def _fit(self, X, Y):
         return self._information_gain(X, self._label_powerset(Y)[:, None])[:, 0]
-
-
-def _check_continuous(X):
-    if not sp.issparse(X):
-        X = np.asarray(X, dtype=float)
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D (n_samples, n_features), got {X.shape}")
-    return X
 
 
 @register("selector", "rf-br")
