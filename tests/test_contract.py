@@ -97,6 +97,21 @@ def test_selector_rejects_a_bad_n_features_to_select(name, bad):
         sel.fit(X, Y)
 
 
+@pytest.mark.parametrize("name, param, bad", [
+    ("ppt-mi", "p", 0), ("ppt-mi", "reassign", "yes"), ("ela-chi", "empty", "keep"),
+    ("chi2-lp", "discretization", "mdl"), ("ig-br", "discretization", "weka"),
+    ("ig-lp", "better_encoding", 1), ("rf-lp", "n_neighbors", 0),
+    ("rf-br", "threshold", "0.01"), ("rrelieff", "sigma", -1.0),
+    ("rrelieff", "n_samples", 2.5), ("lee2016", "n_labels", 1.5),
+])
+def test_selector_rejects_a_bad_parameter_of_its_own(name, param, bad):
+    sel = selector(name)
+    X, Y = selector_data(sel)
+    sel.fit(X, Y)  # the defaults are valid
+    with pytest.raises(ValueError, match=f"'{param}' parameter of"):
+        sel.set_params(**{param: bad}).fit(X, Y)
+
+
 @pytest.mark.parametrize("name", SELECTORS)
 def test_selector_keeps_n_features_to_select(name):
     sel = selector(name, n_features_to_select=np.int64(2))

@@ -35,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import StrOptions
 
 from mlfsbench.estimators.discretizers.chi2 import Chi2Discretizer
 from mlfsbench.estimators.information.entropy import check_codes, value_indicators
@@ -123,6 +124,11 @@ class Chi2LP(BaseMultiLabelSelector):
     >>> Chi2LP(discretization="chi2").input_kind
     'continuous'
     """
+
+    _parameter_constraints: dict = {
+        **BaseMultiLabelSelector._parameter_constraints,
+        "discretization": [StrOptions(set(DISCRETIZATIONS))],
+    }
 
     def __init__(self, *, discretization="input", n_features_to_select=None,
                  random_state=None):

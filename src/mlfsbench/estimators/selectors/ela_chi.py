@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils._param_validation import StrOptions
 
 from mlfsbench.estimators.information.entropy import check_codes, value_indicators
 from mlfsbench.estimators.registry import register
@@ -114,6 +115,11 @@ class ELAChi2(BaseMultiLabelSelector):
     """
 
     input_kind = "discrete"
+
+    _parameter_constraints: dict = {
+        **BaseMultiLabelSelector._parameter_constraints,
+        "empty": [StrOptions({"drop", "label"})],
+    }
 
     def __init__(self, *, empty="drop", n_features_to_select=None,
                  random_state=None):

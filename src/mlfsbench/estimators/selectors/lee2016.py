@@ -33,14 +33,17 @@ and mutual information are plug-in estimates in bits on discrete features.
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from mlfsbench.estimators.information.entropy import (
     column_entropies,
     mutual_information_matrix,
 )
 from mlfsbench.estimators.registry import register
-from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector
+from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector, Count
 from mlfsbench.estimators.transformations.entropy_labels import EntropyLabelSubset
 
 
@@ -94,6 +97,12 @@ class EntropyLabelSelection(BaseMultiLabelSelector):
     """
 
     input_kind = "discrete"
+
+    _parameter_constraints: dict = {
+        **BaseMultiLabelSelector._parameter_constraints,
+        "n_labels": [Count(Integral, 0, None, closed="left"),
+                     Interval(Real, 0, 1, closed="both"), None],
+    }
 
     def __init__(self, *, n_labels=None, n_features_to_select=None,
                  random_state=None):

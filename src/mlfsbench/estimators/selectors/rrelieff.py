@@ -20,11 +20,17 @@ accepts any finite real matrix (one column per target).
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils._param_validation import Interval
 
 from mlfsbench.estimators.registry import register
-from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector
+from mlfsbench.estimators.selectors._base import (
+    BaseMultiLabelSelector,
+    positive_count,
+)
 from mlfsbench.estimators.selectors._relief import mean_over_columns, rrelieff_scores
 
 
@@ -85,6 +91,13 @@ class RReliefF(BaseMultiLabelSelector):
     """
 
     input_kind = "continuous"
+
+    _parameter_constraints: dict = {
+        **BaseMultiLabelSelector._parameter_constraints,
+        "n_neighbors": [positive_count()],
+        "sigma": [Interval(Real, 0, None, closed="neither"), None],
+        "n_samples": [positive_count(), None],
+    }
 
     def __init__(self, *, n_neighbors=10, sigma=None, n_samples=None,
                  n_features_to_select=None, random_state=None):

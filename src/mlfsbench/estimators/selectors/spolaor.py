@@ -48,8 +48,11 @@ All four take continuous ``X`` (``input_kind = "continuous"``).
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from mlfsbench.estimators.discretizers.mdl import mdl_information_gain
@@ -58,7 +61,11 @@ from mlfsbench.estimators.information.entropy import (
     mutual_information_matrix,
 )
 from mlfsbench.estimators.registry import register
-from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector, binary_columns
+from mlfsbench.estimators.selectors._base import (
+    BaseMultiLabelSelector,
+    binary_columns,
+    positive_count,
+)
 from mlfsbench.estimators.selectors._relief import mean_over_columns, relieff_scores
 from mlfsbench.estimators.transformations.br import BinaryRelevance
 from mlfsbench.estimators.transformations.lp import LabelPowerset
@@ -150,6 +157,13 @@ class _SpolaorBase(ThresholdSelectorMixin, BaseMultiLabelSelector):
 class _InformationGainBase(_SpolaorBase):
     """Parameters shared by IG-BR and IG-LP."""
 
+    _parameter_constraints: dict = {
+        **BaseMultiLabelSelector._parameter_constraints,
+        "threshold": [Real, None],
+        "discretization": [StrOptions(set(DISCRETIZATIONS))],
+        "better_encoding": ["boolean"],
+    }
+
     def __init__(self, *, threshold=0.01, discretization="mdl",
                  better_encoding=False, n_features_to_select=None,
                  random_state=None):
@@ -169,6 +183,13 @@ class _InformationGainBase(_SpolaorBase):
 
 class _ReliefFBase(_SpolaorBase):
     """Parameters shared by RF-BR and RF-LP."""
+
+    _parameter_constraints: dict = {
+        **BaseMultiLabelSelector._parameter_constraints,
+        "threshold": [Real, None],
+        "n_neighbors": [positive_count()],
+        "n_samples": [positive_count(), None],
+    }
 
     def __init__(self, *, threshold=0.01, n_neighbors=10, n_samples=None,
                  n_features_to_select=None, random_state=None):
