@@ -57,11 +57,11 @@ from sklearn.utils import check_random_state
 from mlfsbench.estimators.information.knn import (
     DEFAULT_K,
     DEFAULT_NOISE,
-    _univariate_prepared,
     backward_elimination,
     forward_selection,
     prepare_features,
     standardize,
+    univariate_prepared,
 )
 from mlfsbench.estimators.registry import register
 from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector, rank_scores
@@ -176,8 +176,8 @@ def pruning_t_statistics(Z: np.ndarray, Y: np.ndarray, *, p_values: Sequence[int
                     continue
                 codes = np.unique(yf[ok], return_inverse=True)[1].reshape(-1)
                 counts = np.bincount(codes)
-                real[k].append(_univariate_prepared(Zf[ok], codes, counts, k))
-                perm[k].append(_univariate_prepared(Zf_perm[ok], codes, counts, k))
+                real[k].append(univariate_prepared(Zf[ok], codes, counts, k))
+                perm[k].append(univariate_prepared(Zf_perm[ok], codes, counts, k))
         for k in ks:
             grid.append((p, k))
             if len(real[k]) < 2:
@@ -423,4 +423,4 @@ class KnnMIRank(_KnnMIBase):
     def _fit(self, X, Y):
         Z, y = self._prepare(X, Y)
         codes = np.unique(y, return_inverse=True)[1].reshape(-1)
-        return _univariate_prepared(Z, codes, np.bincount(codes), self.k_)
+        return univariate_prepared(Z, codes, np.bincount(codes), self.k_)
