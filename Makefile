@@ -36,7 +36,7 @@ lint: venv
 	$(BIN)/snakemake --lint
 
 unit: venv
-	$(BIN)/pytest -m "not workflow"
+	$(BIN)/pytest -m "not workflow and not slow"
 
 test: venv lint
 	$(BIN)/pytest

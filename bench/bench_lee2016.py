@@ -35,10 +35,12 @@ import sys
 import numpy as np
 from _common import best_time
 
-from mlfsbench.estimators.information.entropy import mutual_information
+from mlfsbench.estimators.information.entropy import (
+    column_entropies,
+    mutual_information,
+)
 from mlfsbench.estimators.selectors.br_cc import BRCorrelation
 from mlfsbench.estimators.selectors.lee2016 import EntropyLabelSelection
-from mlfsbench.estimators.transformations.entropy_labels import column_entropies
 
 N, P, Q = 16105, 500, 983
 

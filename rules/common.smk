@@ -23,8 +23,7 @@ from mlfsbench.workflow.config import (
 )
 from mlfsbench.data import read_datasets_table
 from mlfsbench.data.rawfiles import RAW_FILE_ROLES, verify_raw_files
-from mlfsbench.evaluation.metrics import METRICS
-from mlfsbench.workflow.compare import GREATER_IS_BETTER
+from mlfsbench.evaluation.metrics import GREATER_IS_BETTER, METRICS
 from mlfsbench.data.split import n_folds
 
 CONFIG_SOURCE = config_source(workflow)

@@ -16,12 +16,6 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 TEST_DATA = Path(__file__).resolve().parent / "data"
 
 
-def pytest_configure(config):
-    config.addinivalue_line(
-        "markers", "slow: tests on the larger real datasets (a few seconds each)"
-    )
-
-
 @pytest.fixture(scope="session")
 def shared_datasets() -> Path:
     """The shared Mulan mirror: ``$MLFS_SHARED_DATASETS`` or ``../shared/datasets``.

@@ -43,7 +43,7 @@ def test_select_json_matches_library(capsys, emotions):
     arff, xml = emotions
     out = run_json(capsys, ["select", str(arff), "--xml", str(xml), "--method",
                             "mim-br", "--n-features", "5", "--json"])
-    assert len(out["features"]) == 5 and out["seconds"] >= 0
+    assert len(out["features"]) == 5
     ds = load_mulan([arff], xml)
     Xd = make_discretizer("equal-width", 5).fit_transform(ds.X)
     scores = mutual_information_matrix(Xd, ds.Y).sum(axis=1)

@@ -590,7 +590,10 @@ def test_ig_auto_takes_0_1_features_as_nominal_and_mdl_for_the_rest():
     assert binary_columns(X).tolist() == [True, False]
 
 
-def test_spolaor_config_uses_auto_ig_discretization():
+def test_spolaor_config_takes_declared_words_as_nominal():
+    """The IG entries of config/papers/spolaor2013.yaml, built as the workflow
+    builds them, read a 0/1 word as Weka does (nominal) and MDL-discretize a
+    numeric feature, given the dataset's feature types."""
     from pathlib import Path
 
     import yaml
@@ -599,8 +602,22 @@ def test_spolaor_config_uses_auto_ig_discretization():
     selectors = yaml.safe_load(path.read_text())["experiments"]["spolaor2013"][
         "selectors"]
     ig = {s["name"]: s["params"] for s in selectors if s["name"].startswith("ig-")}
-    assert ig == {"ig-br": {"threshold": 0.01, "discretization": "auto"},
-                  "ig-lp": {"threshold": 0.01, "discretization": "auto"}}
+    assert set(ig) == {"ig-br", "ig-lp"}
+    rng = np.random.default_rng(0)
+    Y = rng.integers(0, 2, (200, 2))
+    word = np.where(rng.random(200) < 0.45, 1 - Y[:, 1], Y[:, 1]).astype(float)
+    X = np.column_stack([word, word])  # one column declared numeric, one a word
+    types = ["numeric", "binary"]
+    for name, params in ig.items():
+        sel = registry.create("selector", name, params).fit(X, Y, feature_types=types)
+        mdl = registry.create("selector", name, {"discretization": "mdl"}).fit(X, Y)
+        codes = registry.create("selector", name, {"discretization": "none"}).fit(X, Y)
+        assert sel.scores_.tolist() == [mdl.scores_[0], codes.scores_[1]], name
+        assert sel.threshold == 0.01
+    # the weak word reaches the paper's threshold only when read as nominal
+    br = registry.create("selector", "ig-br", ig["ig-br"]).fit(
+        X, Y, feature_types=types)
+    assert br.get_support().tolist() == [False, True]
 
 
 def test_br_or_on_genbase_selects_no_constant_feature(shared_datasets):

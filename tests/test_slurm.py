@@ -34,7 +34,7 @@ import pytest
 
 from mlfsbench.workflow.runner import copy_workflow
 
-pytestmark = pytest.mark.workflow
+pytestmark = [pytest.mark.workflow, pytest.mark.slow]
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent

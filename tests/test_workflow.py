@@ -24,7 +24,7 @@ import yaml
 
 from mlfsbench.workflow.runner import copy_workflow
 
-pytestmark = pytest.mark.workflow
+pytestmark = [pytest.mark.workflow, pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent

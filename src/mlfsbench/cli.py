@@ -70,6 +70,7 @@ def cmd_describe(args) -> int:
 def cmd_select(args) -> int:
     from mlfsbench.data import load_mulan
     from mlfsbench.estimators.discretizers.unsupervised import make_discretizer
+    from mlfsbench.estimators.selectors import fit_selector
     from mlfsbench.workflow.config import check_params
     from mlfsbench.workflow.stages import fold_data
 
@@ -91,7 +92,7 @@ def cmd_select(args) -> int:
         X = make_discretizer(args.discretize, args.bins).fit_transform(X)
     start = time.perf_counter()
     try:
-        selector.fit(X, ds.Y)
+        fit_selector(selector, X, ds.Y, feature_types=ds.feature_types)
     except ValueError as exc:  # name the data: estimators do not know it
         raise ValueError(f"{' + '.join(args.arff)}: selector {args.method!r}: "
                          f"{exc}") from None

@@ -5,6 +5,13 @@ hyphenated names (``mim-br``, ``mlknn``). A module registers a class with the
 decorators below; :func:`get` returns the class and :func:`describe` lists the
 constructor parameters and defaults (used by ``mlfsbench methods``).
 
+Methods from other packages register through the Python entry-point groups
+``mlfsbench.selectors``, ``mlfsbench.classifiers`` and
+``mlfsbench.transformations`` (:data:`ENTRY_POINT_GROUPS`): the entry point's
+name is the registry name, its object the class (or a module whose
+``@register`` decorators run on import). They are loaded with the built-ins
+of their kind, so a config lists them like any other method.
+
 >>> from mlfsbench.estimators import registry
 >>> "mim-br" in registry.names("selector")
 True
@@ -15,9 +22,11 @@ True
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import inspect
 import pkgutil
 import re
+import types
 from typing import Any
 
 KINDS = ("transformation", "selector", "classifier")
@@ -32,6 +41,8 @@ _BUILTIN_PACKAGES = {
     "selector": "mlfsbench.estimators.selectors",
     "classifier": "mlfsbench.estimators.classifiers",
 }
+#: The entry-point group through which another package adds methods of a kind.
+ENTRY_POINT_GROUPS = {kind: f"mlfsbench.{kind}s" for kind in KINDS}
 _loaded: set[str] = set()
 
 
@@ -67,6 +78,30 @@ def _load_builtins(kind: str | None = None) -> None:
         for info in pkgutil.iter_modules(pkg.__path__):
             if not info.name.startswith("_"):
                 importlib.import_module(f"{package}.{info.name}")
+        _load_entry_points(k)
+
+
+def _load_entry_points(kind: str) -> None:
+    """Register the methods other packages declare in the kind's group."""
+    group = ENTRY_POINT_GROUPS[kind]
+    for ep in importlib.metadata.entry_points(group=group):
+        where = f"entry point {ep.name!r} = {ep.value!r} of group {group!r}"
+        try:
+            obj = ep.load()
+        except Exception as exc:
+            raise ImportError(f"cannot load {where}: {exc}") from exc
+        if isinstance(obj, types.ModuleType):
+            if ep.name not in _REGISTRY[kind]:
+                raise ValueError(
+                    f"{where}: the module registers no {kind} named {ep.name!r}"
+                )
+            continue
+        if not isinstance(obj, type):
+            raise TypeError(f"{where} must name a class or a module, got {obj!r}")
+        try:
+            register(kind, ep.name)(obj)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
 
 
 def names(kind: str) -> list[str]:

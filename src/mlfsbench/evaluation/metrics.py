@@ -58,6 +58,8 @@ import numpy as np
 import scipy.sparse as sp
 
 __all__ = [
+    "GREATER_IS_BETTER",
+    "MEASURES",
     "METRICS",
     "evaluate",
     "hamming_loss",
@@ -404,16 +406,37 @@ _RANKING = {
     "average_precision": (average_precision, True),
 }
 
-#: Every measure by name: ``greater_is_better`` and whether it needs scores.
-METRICS: dict[str, dict[str, bool]] = {
+#: Every measure the workflow reports, by name: one table for its direction
+#: (``greater_is_better``), whether it needs real scores (``needs_score``)
+#: and the task it measures (``task``): ``"classification"`` (multi-label
+#: predictions, :func:`evaluate`), ``"regression"`` (multi-target, :func:`rrmse`)
+#: or ``"selection"`` (the selected subset itself, any task:
+#: :func:`feature_reduction`).
+MEASURES: dict[str, dict] = {
     **{
-        name: {"greater_is_better": better, "needs_score": False}
+        name: {"greater_is_better": better, "needs_score": False,
+               "task": "classification"}
         for name, (_, better) in _BIPARTITION.items()
     },
     **{
-        name: {"greater_is_better": better, "needs_score": True}
+        name: {"greater_is_better": better, "needs_score": True,
+               "task": "classification"}
         for name, (_, better) in _RANKING.items()
     },
+    "rrmse": {"greater_is_better": False, "needs_score": False,
+              "task": "regression"},
+    "feature_reduction": {"greater_is_better": True, "needs_score": False,
+                          "task": "selection"},
+}
+
+#: The multi-label classification measures of :func:`evaluate`, in its order.
+METRICS: dict[str, dict] = {
+    name: info for name, info in MEASURES.items() if info["task"] == "classification"
+}
+
+#: Direction of every measure of :data:`MEASURES` (for ranks and statistics).
+GREATER_IS_BETTER: dict[str, bool] = {
+    name: info["greater_is_better"] for name, info in MEASURES.items()
 }
 
 

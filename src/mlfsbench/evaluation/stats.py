@@ -64,7 +64,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -736,10 +736,3 @@ def critical_difference_diagram(avg_ranks, cd: float | None = None,
         ax.plot([xs.min(), xs.max()], [y_bars, y_bars], **bar)
     return fig
 
-
-def result_json(result: FriedmanResult) -> dict[str, Any]:
-    """A :class:`FriedmanResult` as a JSON-ready dict."""
-    out = asdict(result)
-    out["average_ranks"] = [float(r) for r in result.average_ranks]
-    out["rejected"] = result.rejected
-    return out

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mlfsbench.evaluation.metrics import METRICS
+from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
 from mlfsbench.evaluation.stability import stability, top_k_matrix
 from mlfsbench.evaluation.stats import (
     compare_methods,
@@ -44,9 +44,6 @@ from mlfsbench.workflow.stages import format_table
 
 PathLike = str | os.PathLike
 BASELINE = "all-features"
-#: Whether a larger value is better, for every measure the evaluate stage writes.
-GREATER_IS_BETTER = {name: info["greater_is_better"] for name, info in METRICS.items()}
-GREATER_IS_BETTER.update(rrmse=False, feature_reduction=True)
 
 
 def _method_names(summary: pd.DataFrame, selector=None) -> pd.Series:

@@ -235,10 +235,12 @@ def select(dataset: PathLike, split_file: PathLike, fold: int, out: PathLike, *,
             X = z["X_train"]
     else:
         X, _ = fold_data(ds, train, test)
+    from mlfsbench.estimators.selectors import fit_selector  # select jobs only
+
     selector = registry.create("selector", method, params, random_state=seed)
     start = time.perf_counter()
     try:
-        selector.fit(X, ds.Y[train])
+        fit_selector(selector, X, ds.Y[train], feature_types=ds.feature_types)
     except ValueError as exc:  # name the data: estimators do not know it
         raise ValueError(f"{dataset} (dataset {ds.name}, fold {fold}): selector "
                          f"{method!r}: {exc}") from exc

@@ -46,7 +46,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from mlfsbench.estimators.discretizers.unsupervised import apply_cut_points
-from mlfsbench.estimators.information.entropy import _xlog2x, encode_codes
+from mlfsbench.estimators.information.entropy import encode_codes, xlog2x
 
 __all__ = [
     "MDLDiscretizer",
@@ -136,7 +136,7 @@ def _segment_stats(P, a, b):
     """Counts, sizes, entropy-times-size and classes present of runs [a, b)."""
     S = P[b] - P[a]
     N = S.sum(axis=1)
-    NH = _xlog2x(N) - _xlog2x(S).sum(axis=1)  # N * H(S)
+    NH = xlog2x(N) - xlog2x(S).sum(axis=1)  # N * H(S)
     k = (S > 0.5).sum(axis=1)
     return N, NH, k
 
@@ -163,8 +163,8 @@ def _mdl_cuts(P, start, end, better_encoding=False) -> np.ndarray:
         R = P[b[seg]] - P[t]
         nL, nR = L.sum(axis=1), R.sum(axis=1)
         # |S1| H(S1) + |S2| H(S2)  (= N * E(T; S))
-        ent = (_xlog2x(nL) - _xlog2x(L).sum(axis=1)) + (
-            _xlog2x(nR) - _xlog2x(R).sum(axis=1)
+        ent = (xlog2x(nL) - xlog2x(L).sum(axis=1)) + (
+            xlog2x(nR) - xlog2x(R).sum(axis=1)
         )
         best_val = np.minimum.reduceat(ent, offs)
         hits = np.flatnonzero(ent <= best_val[seg])

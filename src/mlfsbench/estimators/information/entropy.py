@@ -31,8 +31,13 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+# Dense codes up to this value are counted with one vectorized pass per value
+# (:func:`column_entropies`); larger codes through the distinct pairs.
+MAX_DENSE_CODE = 32
+
 __all__ = [
     "check_codes",
+    "column_entropies",
     "conditional_entropy",
     "conditional_mutual_information",
     "encode_codes",
@@ -41,6 +46,8 @@ __all__ = [
     "joint_entropy",
     "mutual_information",
     "mutual_information_matrix",
+    "value_indicators",
+    "xlog2x",
 ]
 
 
@@ -153,7 +160,7 @@ def check_codes(X, name: str = "X"):
 # --------------------------------------------------------------------------
 
 
-def _xlog2x(c: np.ndarray) -> np.ndarray:
+def xlog2x(c: np.ndarray) -> np.ndarray:
     """``c * log2(c)`` with ``0 log 0 = 0`` (elementwise)."""
     c = np.asarray(c, dtype=float)
     out = np.zeros_like(c)
@@ -180,8 +187,65 @@ def entropy_from_counts(counts) -> float:
     n = counts.sum()
     if n == 0:
         return 0.0
-    h = np.log2(n) - _xlog2x(counts).sum() / n
+    h = np.log2(n) - xlog2x(counts).sum() / n
     return float(max(h, 0.0))
+
+
+def column_entropies(X) -> np.ndarray:
+    """Plug-in entropy in bits of every column of a matrix of integer codes.
+
+    ``H(X_j) = log2 n - sum_v n_v log2 n_v / n`` from the value counts ``n_v``
+    of column ``j``: dense input with codes up to 32 is counted with one
+    vectorized pass per value, anything else from the distinct (column, value)
+    pairs of the non-zero entries plus the implicit zeros.
+
+    Parameters
+    ----------
+    X : array-like or sparse matrix of shape (n_samples, n_columns)
+        Non-negative integer codes.
+
+    Returns
+    -------
+    ndarray of shape (n_columns,)
+
+    Examples
+    --------
+    >>> column_entropies(np.array([[0, 0, 1], [1, 0, 2], [0, 0, 3], [1, 0, 4]]))
+    array([1., 0., 2.])
+    """
+    X = check_codes(X, "X")
+    if X.ndim == 1:
+        X = X.reshape(-1, 1)
+    n, p = X.shape
+    if n == 0 or p == 0:
+        return np.zeros(p)
+    if not sp.issparse(X):
+        top = int(X.max())
+        if top <= MAX_DENSE_CODE:
+            # one counting pass per value (dense codes are small integers)
+            sum_clogc = np.zeros(p)
+            seen = np.zeros(p, dtype=np.int64)
+            for v in range(1, top + 1):
+                c = np.count_nonzero(X == v, axis=0)
+                seen += c
+                sum_clogc += xlog2x(c)
+            sum_clogc += xlog2x(n - seen)
+            return np.maximum(np.log2(n) - sum_clogc / n, 0.0)
+        X = sp.csc_matrix(X)  # large codes: count the distinct (column, value)
+    X = sp.csc_matrix(X)
+    col = np.repeat(np.arange(p), np.diff(X.indptr))
+    data = X.data.astype(np.int64)
+    zeros = n - np.diff(X.indptr)
+    # count (column, value) pairs; np.unique keeps memory at O(nnz) whatever
+    # the size of the codes
+    width = int(data.max()) + 1 if data.size else 1
+    pairs, counts = np.unique(col.astype(np.int64) * width + data, return_counts=True)
+    pair_col = pairs // width
+    sum_clogc = np.bincount(pair_col, weights=xlog2x(counts), minlength=p)
+    sum_clogc = sum_clogc.astype(float)  # bincount of nothing is int
+    sum_clogc += xlog2x(zeros)
+    h = np.log2(n) - sum_clogc / n
+    return np.maximum(h, 0.0)
 
 
 def _joint_codes(variables) -> np.ndarray:
@@ -306,31 +370,77 @@ def conditional_mutual_information(x, y, z) -> float:
 # --------------------------------------------------------------------------
 
 
-def _indicators(codes):
-    """Indicator matrix of the non-zero codes of each column.
+def value_indicators(codes, *, zero: bool = False):
+    """Indicator matrix of the (column, value) pairs of integer codes.
 
-    Returns ``A`` (n_samples, n_pairs) CSC float64 with ``A[i, c] = 1`` when
-    sample ``i`` has value ``value_of[c]`` (> 0) in column ``column_of[c]``,
-    and ``G`` (n_columns, n_pairs) CSR, ``G[j, c] = 1`` when ``column_of[c] ==
-    j`` (sums within a column's group of values). Code 0 gets no indicator:
-    its counts follow from the totals, which keeps sparse input sparse.
+    The one contingency-table builder of the package: for a class or weight
+    matrix ``W`` (n_samples, n_classes), ``A.T @ W`` holds the (weighted)
+    counts of every (feature value, class) cell, which is how
+    :func:`mutual_information_matrix`, the χ² of
+    :func:`mlfsbench.estimators.selectors.chi2_lp.chi2_scores` and the
+    weighted tables of :func:`mlfsbench.estimators.selectors.ela_chi.weighted_tables`
+    are all computed.
+
+    Parameters
+    ----------
+    codes : array-like or sparse matrix of shape (n_samples, n_columns)
+        Non-negative integer codes (already checked, e.g. by :func:`check_codes`).
+    zero : bool, default=False
+        Whether code 0 gets indicator columns too. Without it, a column's
+        code-0 counts follow from the totals, which keeps sparse input
+        sparse; with it, sparse input is densified.
+
+    Returns
+    -------
+    A : sparse matrix of shape (n_samples, n_pairs), CSC float64
+        ``A[i, c] = 1`` when sample ``i`` has value ``value_of[c]`` in column
+        ``column_of[c]``; pairs are sorted by column, then value, and only the
+        pairs that occur get a column.
+    column_of, value_of : ndarray of shape (n_pairs,), intp
+
+    Examples
+    --------
+    >>> A, column_of, value_of = value_indicators(np.array([[0, 2], [1, 2]]))
+    >>> A.toarray().tolist(), column_of.tolist(), value_of.tolist()
+    ([[0.0, 1.0], [1.0, 1.0]], [0, 1], [1, 2])
+    >>> value_indicators(np.array([[0, 2], [1, 2]]), zero=True)[2].tolist()
+    [0, 1, 2]
     """
-    codes = codes.tocoo() if sp.issparse(codes) else sp.coo_matrix(codes)
-    n, p = codes.shape
-    keep = codes.data != 0
-    rows = codes.row[keep].astype(np.intp)
-    cols = codes.col[keep].astype(np.int64)
-    vals = codes.data[keep].astype(np.int64)
-    width = int(vals.max()) if vals.size else 1
-    key = cols * width + (vals - 1)
-    pairs, pair_of_entry = np.unique(key, return_inverse=True)
+    if zero:
+        dense = np.asarray(codes.toarray() if sp.issparse(codes) else codes)
+        n, p = dense.shape
+        rows = np.repeat(np.arange(n, dtype=np.intp), p)
+        cols = np.tile(np.arange(p, dtype=np.int64), n)
+        vals = dense.ravel().astype(np.int64)
+        offset = 0
+    else:
+        coo = codes.tocoo() if sp.issparse(codes) else sp.coo_matrix(codes)
+        n = coo.shape[0]
+        keep = coo.data != 0
+        rows = coo.row[keep].astype(np.intp)
+        cols = coo.col[keep].astype(np.int64)
+        vals = coo.data[keep].astype(np.int64)
+        offset = 1
+    width = int(vals.max()) + 1 - offset if vals.size else 1
+    pairs, pair_of_entry = np.unique(cols * width + (vals - offset),
+                                     return_inverse=True)
     pair_of_entry = pair_of_entry.reshape(-1)
-    column_of = (pairs // width).astype(np.intp)
-    m = pairs.shape[0]
     A = sp.csc_matrix(
-        (np.ones(rows.shape[0]), (rows, pair_of_entry)), shape=(n, m)
+        (np.ones(rows.shape[0]), (rows, pair_of_entry)), shape=(n, pairs.shape[0])
     )
-    G = sp.csr_matrix((np.ones(m), (column_of, np.arange(m))), shape=(p, m))
+    column_of = (pairs // width).astype(np.intp)
+    value_of = (pairs % width + offset).astype(np.intp)
+    return A, column_of, value_of
+
+
+def _indicators(codes):
+    """Indicators of the non-zero codes and ``G`` (n_columns, n_pairs) CSR,
+    ``G[j, c] = 1`` when ``column_of[c] == j`` (sums within a column's values).
+    """
+    A, column_of, _ = value_indicators(codes)
+    m = column_of.shape[0]
+    G = sp.csr_matrix((np.ones(m), (column_of, np.arange(m))),
+                      shape=(codes.shape[1], m))
     return A, G
 
 

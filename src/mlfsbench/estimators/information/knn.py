@@ -133,6 +133,7 @@ __all__ = [
     "prepare_features",
     "squared_distances",
     "standardize",
+    "univariate_prepared",
 ]
 
 DEFAULT_K = 4
@@ -365,9 +366,15 @@ def _sum_log_kth_1d(Z: np.ndarray, k: int) -> np.ndarray:
     return _log_sq(best * best).sum(axis=0)
 
 
-def _univariate_prepared(Z: np.ndarray, codes: np.ndarray, counts: np.ndarray,
+def univariate_prepared(Z: np.ndarray, codes: np.ndarray, counts: np.ndarray,
                          k: int) -> np.ndarray:
-    """Eq. 7 for every column of prepared features ``Z`` (d = 1)."""
+    """Eq. 7 for every column of prepared features ``Z`` (d = 1).
+
+    ``Z`` from :func:`prepare_features`; ``codes`` the class of each sample
+    (``0 .. m-1``) and ``counts`` the samples per class, each above ``k``.
+    The building block of :func:`knn_mutual_information_univariate` and of
+    the selectors that prepare (jitter, standardize) the data once.
+    """
     log_all = _sum_log_kth_1d(Z, k)
     order = np.argsort(codes, kind="stable")
     starts = np.concatenate([[0], np.cumsum(counts)])
@@ -401,7 +408,7 @@ def knn_mutual_information_univariate(X, y, *, k: int = DEFAULT_K,
     Z = prepare_features(X, standardize_features=standardize_features,
                          noise=noise, random_state=random_state)
     codes, counts = _check_classes(y, Z.shape[0], k)
-    return _univariate_prepared(Z, codes, counts, k)
+    return univariate_prepared(Z, codes, counts, k)
 
 
 # --------------------------------------------------------------------------
@@ -565,7 +572,7 @@ class ForwardKnnMI:
         if candidates.size == 0:
             return np.empty(0)
         if not self.selected:
-            return _univariate_prepared(self.Z[:, candidates], self.blocks.codes,
+            return univariate_prepared(self.Z[:, candidates], self.blocks.codes,
                                         self.blocks.counts, self.k)
         if self._lists is None:
             self._lists = self._neighbour_lists()

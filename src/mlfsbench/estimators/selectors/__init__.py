@@ -5,7 +5,11 @@ Importing this package imports every selector module so that its
 ``@register("selector", ...)`` decorator runs.
 """
 
-from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector, rank_scores
+from mlfsbench.estimators.selectors._base import (
+    BaseMultiLabelSelector,
+    fit_selector,
+    rank_scores,
+)
 from mlfsbench.estimators.selectors.mim import MIMBR
 
-__all__ = ["MIMBR", "BaseMultiLabelSelector", "rank_scores"]
+__all__ = ["MIMBR", "BaseMultiLabelSelector", "fit_selector", "rank_scores"]

@@ -12,20 +12,58 @@ order of a score). Ties in scores are broken by the lower feature index
 
 Class attribute ``input_kind`` tells the pipeline what ``X`` must be:
 ``"discrete"`` (non-negative integer codes, produced by the discretize stage)
-or ``"continuous"``. :meth:`BaseMultiLabelSelector.fit` validates discrete
-input once (:func:`check_discrete_features`), so ``_fit`` of a discrete
-selector receives checked codes.
+or ``"continuous"``. :meth:`BaseMultiLabelSelector.fit` validates the
+parameters against ``_parameter_constraints`` (scikit-learn's machinery; a
+subclass extends the dict of its base) and the input once, as
+scikit-learn's ``validate_data`` does (array-likes and DataFrames accepted,
+``n_features_in_`` and ``feature_names_in_`` set, NaN rejected in continuous
+input; discrete input checked by :func:`check_discrete_features`), so
+``_fit`` receives a checked array or CSR/CSC matrix and a checked ``Y``.
+
+``fit`` also takes the types of the features (``feature_types``, as the
+prepared dataset records them: ``"numeric"``, or ``"binary"``, ``"onehot"``,
+``"ordinal"`` for codes of a nominal attribute); they are stored as
+``feature_types_`` for the selectors that need them (IG's
+``discretization="auto"``). :func:`fit_selector` passes them only to a
+selector whose ``fit`` accepts them.
 """
 
 from __future__ import annotations
+
+import inspect
+from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from mlfsbench.estimators.information.entropy import check_codes
+
+#: Feature types of a prepared dataset; all but ``"numeric"`` are nominal codes.
+NOMINAL_TYPES = ("binary", "onehot", "ordinal")
+FEATURE_TYPES = ("numeric", *NOMINAL_TYPES)
+
+
+class Count(Interval):
+    """An ``Interval`` of ``Integral`` that refuses booleans.
+
+    Python counts ``True`` as the integer 1; a count parameter set to
+    ``True`` is a mistake, not one feature.
+
+    >>> Count(Integral, 1, None, closed="left").is_satisfied_by(True)
+    False
+    """
+
+    def is_satisfied_by(self, val):
+        return not isinstance(val, bool | np.bool_) and super().is_satisfied_by(val)
+
+
+def positive_count():
+    """Constraint of a count of at least 1 (``n_features_to_select``)."""
+    return Count(Integral, 1, None, closed="left")
 
 
 def rank_scores(scores: np.ndarray) -> np.ndarray:
@@ -82,6 +120,45 @@ def binary_columns(X) -> np.ndarray:
     return ((X == 0) | (X == 1)).all(axis=0)
 
 
+def check_feature_types(feature_types, n_features: int):
+    """Validate per-feature types; ``None`` stays ``None``.
+
+    >>> check_feature_types(["numeric", "binary"], 2).tolist()
+    ['numeric', 'binary']
+    >>> check_feature_types(["numeric"], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: feature_types has 1 entries but X has 2 features
+    """
+    if feature_types is None:
+        return None
+    types = np.asarray(list(feature_types), dtype=str)
+    if types.shape != (n_features,):
+        raise ValueError(
+            f"feature_types has {types.size} entries but X has {n_features} features"
+        )
+    unknown = sorted(set(types.tolist()) - set(FEATURE_TYPES))
+    if unknown:
+        raise ValueError(
+            f"unknown feature type(s) {unknown}; expected {list(FEATURE_TYPES)}"
+        )
+    return types
+
+
+def fit_selector(selector, X, Y, *, feature_types=None):
+    """``selector.fit(X, Y)``, passing ``feature_types`` when ``fit`` takes it.
+
+    Every :class:`BaseMultiLabelSelector` does; a selector from another
+    package (registered through an entry point) may not, and then is fitted
+    without them.
+    """
+    if feature_types is not None and (
+        "feature_types" in inspect.signature(selector.fit).parameters
+    ):
+        return selector.fit(X, Y, feature_types=feature_types)
+    return selector.fit(X, Y)
+
+
 class BaseMultiLabelSelector(SelectorMixin, BaseEstimator):
     """Common ``fit`` / support logic; see the module docstring.
 
@@ -92,6 +169,11 @@ class BaseMultiLabelSelector(SelectorMixin, BaseEstimator):
     """
 
     input_kind = "discrete"
+
+    _parameter_constraints: dict = {
+        "n_features_to_select": [positive_count(), None],
+        "random_state": ["random_state"],
+    }
 
     def __init__(self, *, n_features_to_select=None, random_state=None):
         self.n_features_to_select = n_features_to_select
@@ -104,16 +186,42 @@ class BaseMultiLabelSelector(SelectorMixin, BaseEstimator):
         """Validate ``Y``: a 0/1 label matrix (overridden for real targets)."""
         return check_label_matrix(Y)
 
-    def fit(self, X, Y):
-        """Score and rank the features of ``X`` against labels ``Y``."""
-        Y = self._check_targets(Y)
-        if self.input_kind == "discrete":
+    def fit(self, X, Y, feature_types=None):
+        """Score and rank the features of ``X`` against labels ``Y``.
+
+        Parameters
+        ----------
+        X : array-like, DataFrame or sparse matrix of shape (n_samples, n_features)
+            Integer codes (``input_kind == "discrete"``) or real values.
+        Y : array-like of shape (n_samples, n_labels)
+            0/1 label matrix (real targets for regression selectors).
+        feature_types : sequence of str of length n_features, optional
+            Type of each feature (see the module docstring); stored as
+            ``feature_types_`` (``None`` when not given).
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        if len(np.shape(X)) != 2:
+            raise ValueError(
+                f"X must be 2-D (n_samples, n_features), got shape {np.shape(X)}"
+            )
+        discrete = self.input_kind == "discrete"
+        X = validate_data(
+            self, X, accept_sparse=("csr", "csc"),
+            dtype=None if discrete else "numeric",
+            ensure_all_finite=not discrete,  # codes: check_codes names NaN
+        )
+        if discrete:
             X = check_discrete_features(X)
+        Y = self._check_targets(Y)
         if X.shape[0] != Y.shape[0]:
             raise ValueError(
                 f"X has {X.shape[0]} samples but Y has {Y.shape[0]}"
             )
-        self.n_features_in_ = X.shape[1]
+        self.feature_types_ = check_feature_types(feature_types, X.shape[1])
         out = self._fit(X, Y)
         if isinstance(out, tuple):
             scores, ranking = out

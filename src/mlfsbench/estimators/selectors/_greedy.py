@@ -31,7 +31,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from mlfsbench.estimators.information.entropy import mutual_information_matrix
-from mlfsbench.estimators.selectors._base import check_discrete_features  # noqa: F401 (re-export)
+from mlfsbench.estimators.selectors._base import (  # noqa: F401 (re-export)
+    BaseMultiLabelSelector,
+    check_discrete_features,
+)
 
 DEFAULT_GREEDY_STEPS = 50
 TIE_TOLERANCE = 1e-10
@@ -141,32 +144,6 @@ def greedy_outcome(selector, n_features: int, selected, step_scores,
             complete_ranking(selected, relevance))
 
 
-def column_entropies(X) -> np.ndarray:
-    """Plug-in entropy in bits of every column of integer codes (dense or CSR).
-
-    >>> column_entropies(np.array([[0, 0], [1, 0], [2, 1], [3, 1]])).tolist()
-    [2.0, 1.0]
-    """
-    X = check_discrete_features(X)
-    n, p = X.shape
-    if n == 0:
-        return np.zeros(p)
-    if sp.issparse(X):
-        coo = X.tocoo()
-        width = int(coo.data.max()) + 1 if coo.nnz else 1
-        counts = np.bincount(coo.col.astype(np.int64) * width + coo.data,
-                             minlength=p * width).reshape(p, width).astype(float)
-        counts[:, 0] = n - counts[:, 1:].sum(axis=1)
-    else:
-        width = int(X.max()) + 1 if X.size else 1
-        keys = X.astype(np.int64) + np.arange(p, dtype=np.int64) * width
-        counts = np.bincount(keys.ravel(), minlength=p * width)
-        counts = counts.reshape(p, width).astype(float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(counts > 0, counts * np.log2(counts), 0.0)
-    return np.maximum(np.log2(n) - terms.sum(axis=1) / n, 0.0)
-
-
 def label_pair_joint_mi(X, Y, labels=None, *, block: int = 256) -> np.ndarray:
     """``sum_{i<j} I(X_f; (Y_i, Y_j))`` over pairs of ``labels`` for every feature.
 
@@ -185,3 +162,29 @@ def label_pair_joint_mi(X, Y, labels=None, *, block: int = 256) -> np.ndarray:
         codes = 2 * Y[:, a] + Y[:, b]
         total += mutual_information_matrix(X, codes).sum(axis=1)
     return total
+
+
+class RelevanceGreedySelector(BaseMultiLabelSelector):
+    """Greedy selector whose first-order term is ``sum_l I(f; l)``.
+
+    The base of AMI, PMU, SCLS (:mod:`mlfsbench.estimators.selectors.lee`) and
+    MDMR: ``_fit`` computes the relevance ``relevance_ = sum_l I(f; l)``, asks
+    :meth:`_setup` for the ``(criterion, update)`` pair of
+    :func:`greedy_forward` and completes the ranking by relevance.
+    """
+
+    input_kind = "discrete"
+
+    def _setup(self, X, Y, mi):  # pragma: no cover - abstract
+        """Return ``(criterion, update)`` for :func:`greedy_forward`."""
+        raise NotImplementedError
+
+    def _fit(self, X, Y, trace=None):
+        mi = mutual_information_matrix(X, Y)
+        self.relevance_ = mi.sum(axis=1)
+        criterion, update = self._setup(X, Y, mi)
+        n_steps = n_greedy_steps(self.n_features_to_select, X.shape[1])
+        selected, step_scores = greedy_forward(
+            X.shape[1], n_steps, criterion, update, trace=trace)
+        return greedy_outcome(self, X.shape[1], selected, step_scores,
+                              self.relevance_)

@@ -93,15 +93,6 @@ class BRCorrelation(BaseMultiLabelSelector):
 
     input_kind = "continuous"
 
-    def __init__(self, *, n_features_to_select=None, random_state=None):
-        super().__init__(
-            n_features_to_select=n_features_to_select, random_state=random_state
-        )
-
     def _fit(self, X, Y):
-        if not sp.issparse(X):
-            X = np.asarray(X, dtype=float)
-        if X.ndim != 2:
-            raise ValueError(f"X must be 2-D (n_samples, n_features), got {X.shape}")
-        self.correlation_ = pearson_matrix(X, Y)
+        self.correlation_ = pearson_matrix(X, Y)  # X checked 2-D and finite by fit
         return np.abs(self.correlation_).sum(axis=1)

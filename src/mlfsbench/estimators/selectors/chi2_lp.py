@@ -35,9 +35,10 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import StrOptions
 
 from mlfsbench.estimators.discretizers.chi2 import Chi2Discretizer
-from mlfsbench.estimators.information.entropy import check_codes
+from mlfsbench.estimators.information.entropy import check_codes, value_indicators
 from mlfsbench.estimators.registry import register
 from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector
 from mlfsbench.estimators.transformations.lp import labelset_codes
@@ -73,24 +74,19 @@ def chi2_scores(codes, y) -> np.ndarray:
     n, f = X.shape
     if len(y) != n:
         raise ValueError(f"codes has {n} samples but y has {len(y)}")
-    X = np.asarray(X.toarray() if sp.issparse(X) else X, dtype=np.int64)
-    n_values = X.max(axis=0) + 1 if n else np.zeros(f, dtype=np.int64)
-    offsets = np.concatenate([[0], np.cumsum(n_values)])
-    cols = (X + offsets[:-1]).ravel()
-    rows = np.repeat(np.arange(n), f)
-    onehot = sp.csr_matrix((np.ones(n * f), (rows, cols)), shape=(n, offsets[-1]))
+    A, column_of, _ = value_indicators(X, zero=True)
+    onehot = sp.csr_matrix(A)
     classes = np.unique(y, return_inverse=True)[1].reshape(-1)
     y_onehot = sp.csr_matrix((np.ones(n), (np.arange(n), classes)))
-    table = sp.coo_matrix(onehot.T @ y_onehot)  # (all values, classes)
+    table = sp.coo_matrix(onehot.T @ y_onehot)  # (feature values, classes)
     r = np.asarray(onehot.sum(axis=0)).ravel()
     c = np.asarray(y_onehot.sum(axis=0)).ravel()
     terms = table.data**2 / (r[table.row] * c[table.col])
-    feature = np.searchsorted(offsets, table.row, side="right") - 1
-    sums = np.bincount(feature, weights=terms, minlength=f)
+    sums = np.bincount(column_of[table.row], weights=terms, minlength=f)
     scores = n * (sums - 1.0)
     if n:
         # one value: exactly zero instead of rounding noise
-        scores[X.min(axis=0) == X.max(axis=0)] = 0.0
+        scores[np.bincount(column_of, minlength=f) == 1] = 0.0
     return np.maximum(scores, 0.0)
 
 
@@ -128,6 +124,11 @@ class Chi2LP(BaseMultiLabelSelector):
     >>> Chi2LP(discretization="chi2").input_kind
     'continuous'
     """
+
+    _parameter_constraints: dict = {
+        **BaseMultiLabelSelector._parameter_constraints,
+        "discretization": [StrOptions(set(DISCRETIZATIONS))],
+    }
 
     def __init__(self, *, discretization="input", n_features_to_select=None,
                  random_state=None):

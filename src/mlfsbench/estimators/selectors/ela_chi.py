@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils._param_validation import StrOptions
 
-from mlfsbench.estimators.information.entropy import check_codes
+from mlfsbench.estimators.information.entropy import check_codes, value_indicators
 from mlfsbench.estimators.registry import register
 from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector
 from mlfsbench.estimators.transformations.ela import EntropyBasedLabelAssignment
@@ -55,24 +56,18 @@ def weighted_tables(X, W) -> np.ndarray:
     """
     X = check_codes(X, "X")
     W = sp.csr_matrix(W, dtype=float)
-    n, p = X.shape
+    p = X.shape[1]
+    # sparse input: code 0 = everything not stored, from the class totals
+    A, column_of, value_of = value_indicators(X, zero=not sp.issparse(X))
+    V = int(value_of.max()) + 1 if value_of.size else 1
+    # column-major like the product, so that the sums below add in one order
+    flat = np.zeros((p * V, W.shape[1]), order="F")
+    flat[column_of * V + value_of] = (sp.csr_matrix(A).T @ W).toarray()
+    T = flat.reshape(p, V, W.shape[1])
     if sp.issparse(X):
-        coo = X.tocoo()
-        rows, cols, vals = coo.row, coo.col, coo.data.astype(np.int64)
-    else:
-        rows = np.repeat(np.arange(n), p)
-        cols = np.tile(np.arange(p), n)
-        vals = X.ravel().astype(np.int64)
-    V = int(vals.max()) + 1 if vals.size else 1
-    A = sp.csr_matrix(
-        (np.ones(vals.size), (rows, cols * V + vals)), shape=(n, p * V)
-    )
-    T = np.asarray((A.T @ W).toarray()).reshape(p, V, W.shape[1])
-    if sp.issparse(X):  # code 0 = everything not stored
         total = np.asarray(W.sum(axis=0)).ravel()
         T[:, 0, :] = total[None, :] - T[:, 1:, :].sum(axis=1)
     return T
-
 
 def chi2_from_tables(T: np.ndarray) -> np.ndarray:
     """Pearson's chi-squared of each ``(values x classes)`` table ``T[j]``.
@@ -120,6 +115,11 @@ class ELAChi2(BaseMultiLabelSelector):
     """
 
     input_kind = "discrete"
+
+    _parameter_constraints: dict = {
+        **BaseMultiLabelSelector._parameter_constraints,
+        "empty": [StrOptions({"drop", "label"})],
+    }
 
     def __init__(self, *, empty="drop", n_features_to_select=None,
                  random_state=None):

@@ -76,6 +76,7 @@ from __future__ import annotations
 import numpy as np
 
 from mlfsbench.estimators.information.entropy import (
+    column_entropies,
     conditional_mutual_information_matrix,
     mutual_information_matrix,
 )
@@ -84,7 +85,6 @@ from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector
 from mlfsbench.estimators.selectors._greedy import (
     check_discrete_features,
     column,
-    column_entropies,
     greedy_forward,
     greedy_outcome,
     n_greedy_steps,

@@ -46,25 +46,30 @@ Choices where the paper is silent
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from collections.abc import Sequence
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from mlfsbench.estimators.information.knn import (
     DEFAULT_K,
     DEFAULT_NOISE,
-    _univariate_prepared,
     backward_elimination,
     forward_selection,
     prepare_features,
     standardize,
+    univariate_prepared,
 )
 from mlfsbench.estimators.registry import register
-from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector, rank_scores
+from mlfsbench.estimators.selectors._base import (
+    BaseMultiLabelSelector,
+    Count,
+    rank_scores,
+)
 from mlfsbench.estimators.transformations.lp import PrunedProblemTransformation
 
 __all__ = [
@@ -80,12 +85,13 @@ __all__ = [
 DEFAULT_MAX_FORWARD_STEPS = 50
 
 
-def _check_int(value, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    return int(value)
+def _check_counts(values, name: str, minimum: int) -> list[int]:
+    """The integers of a parameter holding several (``p_range``, ``k_grid``)."""
+    count = Count(Integral, minimum, None, closed="left")
+    bad = [v for v in values if not count.is_satisfied_by(v)]
+    if bad:
+        raise ValueError(f"{name} must hold integers >= {minimum}, got {bad[0]!r}")
+    return [int(v) for v in values]
 
 
 def _ppt_classes(Y: np.ndarray, p: int) -> np.ndarray:
@@ -176,8 +182,8 @@ def pruning_t_statistics(Z: np.ndarray, Y: np.ndarray, *, p_values: Sequence[int
                     continue
                 codes = np.unique(yf[ok], return_inverse=True)[1].reshape(-1)
                 counts = np.bincount(codes)
-                real[k].append(_univariate_prepared(Zf[ok], codes, counts, k))
-                perm[k].append(_univariate_prepared(Zf_perm[ok], codes, counts, k))
+                real[k].append(univariate_prepared(Zf[ok], codes, counts, k))
+                perm[k].append(univariate_prepared(Zf_perm[ok], codes, counts, k))
         for k in ks:
             grid.append((p, k))
             if len(real[k]) < 2:
@@ -235,6 +241,15 @@ class _KnnMIBase(BaseMultiLabelSelector):
 
     input_kind = "continuous"
 
+    _parameter_constraints: dict = {
+        **BaseMultiLabelSelector._parameter_constraints,
+        "k": [Count(Integral, 1, None, closed="left")],
+        "p": [Count(Integral, 1, None, closed="left"), StrOptions({"auto"})],
+        "n_folds": [Count(Integral, 2, None, closed="left")],
+        "noise": [Interval(Real, 0, None, closed="left")],
+        "n_jobs": [Integral, None],
+    }
+
     def __init__(self, *, k=DEFAULT_K, p="auto", p_range=(5, 20), k_grid=None,
                  n_folds=20, noise=DEFAULT_NOISE, n_jobs=None,
                  n_features_to_select=None, random_state=None):
@@ -250,19 +265,17 @@ class _KnnMIBase(BaseMultiLabelSelector):
 
     def _prepare(self, X, Y):
         """Standardize, choose ``p`` (and ``K``), prune; return ``(Z, y)``."""
-        k = _check_int(self.k, "k", 1)
+        k = int(self.k)
         Z, _, _ = standardize(X)
         rng = check_random_state(self.random_state)
         seed_auto = int(rng.randint(np.iinfo(np.int32).max))
         seed_noise = int(rng.randint(np.iinfo(np.int32).max))
         self.p_grid_, self.t_ = [], np.empty((0, Z.shape[1]))
         self.t_max_ = np.empty(0)
-        if isinstance(self.p, str):
-            if self.p != "auto":
-                raise ValueError(f"p must be an integer or 'auto', got {self.p!r}")
-            p_lo, p_hi = (_check_int(v, "p_range", 2) for v in self.p_range)
+        if isinstance(self.p, str):  # "auto"
+            p_lo, p_hi = _check_counts(self.p_range, "p_range", 2)
             k_values = [k] if self.k_grid is None else sorted(
-                {_check_int(v, "k_grid", 1) for v in self.k_grid})
+                set(_check_counts(self.k_grid, "k_grid", 1)))
             p_values = [p for p in range(p_lo, p_hi + 1) if p > min(k_values)]
             if not p_values:
                 raise ValueError(
@@ -271,7 +284,7 @@ class _KnnMIBase(BaseMultiLabelSelector):
                 )
             grid, t = pruning_t_statistics(
                 Z, Y, p_values=p_values, k_values=k_values,
-                n_folds=_check_int(self.n_folds, "n_folds", 2),
+                n_folds=int(self.n_folds),
                 random_state=seed_auto,
             )
             t_max = np.array([np.nanmax(row) if np.isfinite(row).any() else -np.inf
@@ -288,7 +301,7 @@ class _KnnMIBase(BaseMultiLabelSelector):
             self.p_grid_, self.t_, self.t_max_ = grid, t, t_max
             p, k = grid[best]
         else:
-            p = _check_int(self.p, "p", 1)
+            p = int(self.p)
             if p <= k:
                 raise ValueError(f"p must be greater than k (p={p}, k={k})")
         classes = _ppt_classes(Y, p)
@@ -344,7 +357,7 @@ class KnnMIForward(_KnnMIBase):
         f = Z.shape[1]
         steps = self.n_features_to_select
         steps = min(f, DEFAULT_MAX_FORWARD_STEPS) if steps is None else min(
-            _check_int(steps, "n_features_to_select", 1), f)
+            int(steps), f)
         order, path, univariate = forward_selection(
             Z, y, k=self.k_, n_steps=steps, n_jobs=self.n_jobs
         )
@@ -423,4 +436,4 @@ class KnnMIRank(_KnnMIBase):
     def _fit(self, X, Y):
         Z, y = self._prepare(X, Y)
         codes = np.unique(y, return_inverse=True)[1].reshape(-1)
-        return _univariate_prepared(Z, codes, np.bincount(codes), self.k_)
+        return univariate_prepared(Z, codes, np.bincount(codes), self.k_)

@@ -58,18 +58,16 @@ import scipy.sparse as sp
 from scipy.special import xlogy
 
 from mlfsbench.estimators.information.entropy import (
+    column_entropies,
     conditional_mutual_information_matrix,
     mutual_information_matrix,
 )
 from mlfsbench.estimators.registry import register
 from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector
 from mlfsbench.estimators.selectors._greedy import (
+    RelevanceGreedySelector,
     column,
-    column_entropies,
-    greedy_forward,
-    greedy_outcome,
     label_pair_joint_mi,
-    n_greedy_steps,
 )
 
 _PARAMS_DOC = """
@@ -207,26 +205,8 @@ def label_interaction(X, Y, mi, labels=None) -> np.ndarray:
     return single - label_pair_joint_mi(X, Y, labels)
 
 
-class _LeeGreedy(BaseMultiLabelSelector):
-    input_kind = "discrete"
-
-    def _setup(self, X, Y, mi):  # pragma: no cover - abstract
-        """Return ``(criterion, update)`` for :func:`greedy_forward`."""
-        raise NotImplementedError
-
-    def _fit(self, X, Y, trace=None):
-        mi = mutual_information_matrix(X, Y)
-        self.relevance_ = mi.sum(axis=1)
-        criterion, update = self._setup(X, Y, mi)
-        n_steps = n_greedy_steps(self.n_features_to_select, X.shape[1])
-        selected, step_scores = greedy_forward(
-            X.shape[1], n_steps, criterion, update, trace=trace)
-        return greedy_outcome(self, X.shape[1], selected, step_scores,
-                              self.relevance_)
-
-
 @register("selector", "ami")
-class AMI(_LeeGreedy):
+class AMI(RelevanceGreedySelector):
     __doc__ = f"""AMI (Lee, Lim & Kim 2012): label relevance minus feature redundancy.
 
     ``J(f) = sum_l I(f; l) - sum_(s in S) I(f; s)``, greedy; see
@@ -253,7 +233,7 @@ class AMI(_LeeGreedy):
 
 
 @register("selector", "pmu")
-class PMU(_LeeGreedy):
+class PMU(RelevanceGreedySelector):
     __doc__ = f"""PMU (Lee & Kim 2013): multivariate MI limited to three variables.
 
     ``J(f) = sum_l I(f;l) - sum_(s in S) sum_l I(f;s;l) - sum_(i<j) I(f;l_i;l_j)``,
@@ -285,7 +265,7 @@ class PMU(_LeeGreedy):
 
 
 @register("selector", "scls")
-class SCLS(_LeeGreedy):
+class SCLS(RelevanceGreedySelector):
     __doc__ = f"""SCLS (Lee & Kim 2017): relevance scaled by non-redundant entropy.
 
     ``J(f) = rel(f) - sum_(s in S) I(f;s) / H(f) * rel(f)`` with

@@ -21,7 +21,7 @@ decreasing towards :math:`C(f)` as :math:`|Y|` grows (Lemma 1): with
 (MIM-BR), with :math:`|Y| = 0` the ranking by :math:`H(f)` (Proposition 1).
 
 Implementation: the feature and label entropies by one counting pass each
-(:func:`mlfsbench.estimators.transformations.entropy_labels.column_entropies`); the
+(:func:`mlfsbench.estimators.information.entropy.column_entropies`); the
 :math:`|F| \times |Y|` mutual informations by
 :func:`mlfsbench.estimators.information.entropy.mutual_information_matrix` (sparse
 products); the
@@ -33,15 +33,18 @@ and mutual information are plug-in estimates in bits on discrete features.
 
 from __future__ import annotations
 
-import numpy as np
+from numbers import Integral, Real
 
-from mlfsbench.estimators.information.entropy import mutual_information_matrix
-from mlfsbench.estimators.registry import register
-from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector
-from mlfsbench.estimators.transformations.entropy_labels import (
-    EntropyLabelSubset,
+import numpy as np
+from sklearn.utils._param_validation import Interval
+
+from mlfsbench.estimators.information.entropy import (
     column_entropies,
+    mutual_information_matrix,
 )
+from mlfsbench.estimators.registry import register
+from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector, Count
+from mlfsbench.estimators.transformations.entropy_labels import EntropyLabelSubset
 
 
 def sum_of_min(h_features: np.ndarray, h_labels: np.ndarray) -> np.ndarray:
@@ -94,6 +97,12 @@ class EntropyLabelSelection(BaseMultiLabelSelector):
     """
 
     input_kind = "discrete"
+
+    _parameter_constraints: dict = {
+        **BaseMultiLabelSelector._parameter_constraints,
+        "n_labels": [Count(Integral, 0, None, closed="left"),
+                     Interval(Real, 0, 1, closed="both"), None],
+    }
 
     def __init__(self, *, n_labels=None, n_features_to_select=None,
                  random_state=None):

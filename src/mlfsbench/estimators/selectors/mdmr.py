@@ -29,29 +29,25 @@ from mlfsbench.estimators.information.entropy import (
     mutual_information_matrix,
 )
 from mlfsbench.estimators.registry import register
-from mlfsbench.estimators.selectors._greedy import column
-from mlfsbench.estimators.selectors.lee import (
-    _ATTRS_DOC,
-    _EXAMPLE_DOC,
-    _PARAMS_DOC,
-    _LeeGreedy,
-)
+from mlfsbench.estimators.selectors._greedy import RelevanceGreedySelector, column
 
 
 @register("selector", "mdmr")
-class MDMR(_LeeGreedy):
-    __doc__ = f"""MDMR (Lin et al. 2015): max-dependency, min-redundancy.
+class MDMR(RelevanceGreedySelector):
+    """MDMR (Lin et al. 2015): max-dependency, min-redundancy.
 
     ``J(f) = sum_l I(f;l) - mean_(s in S) [I(f;s) - sum_l I(f;l|s)]``, greedy;
     see :mod:`mlfsbench.estimators.selectors.mdmr`.
 
-    Parameters
-    ----------{_PARAMS_DOC}
-    Attributes
-    ----------{_ATTRS_DOC}
+    Parameters and attributes: those of
+    :class:`~mlfsbench.estimators.selectors.lee.AMI` (greedy steps, ranking,
+    step scores, ``relevance_``).
+
     Examples
     --------
-    >>> import numpy as np{_EXAMPLE_DOC}
+    >>> import numpy as np
+    >>> X = np.array([[0, 0, 0], [0, 0, 1], [1, 1, 0], [1, 1, 1]])
+    >>> Y = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
     >>> sel = MDMR().fit(X, Y)
     >>> sel.ranking_.tolist(), sel.scores_.tolist()
     ([0, 2, 1], [1.0, 1.0, 2.0])

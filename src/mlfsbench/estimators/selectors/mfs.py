@@ -91,12 +91,5 @@ class MultiLabelFStatistic(BaseMultiLabelSelector):
 
     input_kind = "continuous"
 
-    def __init__(self, *, n_features_to_select=None, random_state=None):
-        super().__init__(
-            n_features_to_select=n_features_to_select, random_state=random_state
-        )
-
     def _fit(self, X, Y):
-        if X.ndim != 2:
-            raise ValueError(f"X must be 2-D (n_samples, n_features), got {X.shape}")
-        return multilabel_f_statistic(X, Y)
+        return multilabel_f_statistic(X, Y)  # X checked 2-D and finite by fit

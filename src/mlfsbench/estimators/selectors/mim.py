@@ -69,11 +69,6 @@ class MIMBR(BaseMultiLabelSelector):
 
     input_kind = "discrete"
 
-    def __init__(self, *, n_features_to_select=None, random_state=None):
-        super().__init__(
-            n_features_to_select=n_features_to_select, random_state=random_state
-        )
-
     def _fit(self, X, Y):
         self.mi_ = mutual_information_matrix(X, Y)
         return self.mi_.sum(axis=1)

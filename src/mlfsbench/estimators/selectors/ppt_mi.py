@@ -27,7 +27,10 @@ import numpy as np
 
 from mlfsbench.estimators.information.entropy import mutual_information_matrix
 from mlfsbench.estimators.registry import register
-from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector
+from mlfsbench.estimators.selectors._base import (
+    BaseMultiLabelSelector,
+    positive_count,
+)
 from mlfsbench.estimators.transformations.lp import PrunedProblemTransformation
 
 
@@ -67,6 +70,12 @@ class PPTMutualInformation(BaseMultiLabelSelector):
     """
 
     input_kind = "discrete"
+
+    _parameter_constraints: dict = {
+        **BaseMultiLabelSelector._parameter_constraints,
+        "p": [positive_count()],
+        "reassign": ["boolean"],
+    }
 
     def __init__(self, *, p=6, reassign=False, n_features_to_select=None,
                  random_state=None):

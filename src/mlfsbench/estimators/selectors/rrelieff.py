@@ -20,21 +20,38 @@ accepts any finite real matrix (one column per target).
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils._param_validation import Interval
 
 from mlfsbench.estimators.registry import register
-from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector
+from mlfsbench.estimators.selectors._base import (
+    BaseMultiLabelSelector,
+    positive_count,
+)
 from mlfsbench.estimators.selectors._relief import mean_over_columns, rrelieff_scores
 
 
 def check_target_matrix(Y) -> np.ndarray:
-    """Validate continuous targets: 2-D (a 1-D vector is one target), finite."""
+    """Validate continuous targets: 2-D (n_samples, n_targets), finite.
+
+    A 1-D vector is refused, as by every selector (one target is
+    ``y.reshape(-1, 1)``): a 1-D ``Y`` is more often a mistake (a single
+    label column, a flattened matrix) than a choice.
+
+    >>> check_target_matrix([1.0, 2.0])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: Y must be 2-D (n_samples, n_targets), got shape (2,); one target ...
+    """
     Y = np.asarray(Y.toarray() if sp.issparse(Y) else Y, dtype=float)
-    if Y.ndim == 1:
-        Y = Y.reshape(-1, 1)
     if Y.ndim != 2:
-        raise ValueError(f"Y must be 2-D (n_samples, n_targets), got shape {Y.shape}")
+        hint = "; one target is Y.reshape(-1, 1)" if Y.ndim == 1 else ""
+        raise ValueError(
+            f"Y must be 2-D (n_samples, n_targets), got shape {Y.shape}{hint}"
+        )
     if not np.isfinite(Y).all():
         raise ValueError("Y must be finite")
     return Y
@@ -74,6 +91,13 @@ class RReliefF(BaseMultiLabelSelector):
     """
 
     input_kind = "continuous"
+
+    _parameter_constraints: dict = {
+        **BaseMultiLabelSelector._parameter_constraints,
+        "n_neighbors": [positive_count()],
+        "sigma": [Interval(Real, 0, None, closed="neither"), None],
+        "n_samples": [positive_count(), None],
+    }
 
     def __init__(self, *, n_neighbors=10, sigma=None, n_samples=None,
                  n_features_to_select=None, random_state=None):

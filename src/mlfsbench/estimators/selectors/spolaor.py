@@ -18,15 +18,17 @@ Two single-label importance measures on two problem transformations
   as nominal codes (what Weka does with nominal attributes, e.g. the 0/1 words
   of text datasets) and computes IG directly. ``discretization="auto"`` (what
   ``config/papers/spolaor2013.yaml`` uses) does each feature as Weka would
-  for a Mulan ARFF: a feature whose values are all 0 or 1 as a nominal
-  attribute (the text datasets declare their words ``{0,1}``; the prepared
-  data no longer says which attributes were nominal), every other feature
-  through MDL. The difference matters: MDL refuses the single 0/1 cut of a
+  for a Mulan ARFF: a nominal attribute (the text datasets declare their
+  words ``{0,1}``) as nominal codes, every numeric feature through MDL. The
+  types come from ``fit(..., feature_types=...)`` (the prepared dataset's
+  ``feature_types``, passed by the select stage); without them a feature
+  whose values are all 0 or 1 is taken as nominal (:func:`nominal_columns`).
+  The difference matters: MDL refuses the single 0/1 cut of a
   weakly informative word, giving IG 0, so with ``"mdl"`` no enron word
   reaches the 0.01 threshold, whereas the paper's Table 3 reports 99.55 %
-  (IG-BR) and 0 % (IG-LP) feature reduction on enron. Choice: a numeric
-  feature that happens to take only the values 0 and 1 is also taken as
-  nominal (Weka would MDL-discretize it; no dataset here has one).
+  (IG-BR) and 0 % (IG-LP) feature reduction on enron. Without types, a
+  numeric feature that happens to take only the values 0 and 1 is also
+  taken as nominal (Weka would MDL-discretize it; no dataset here has one).
 - **RF**: ReliefF (Robnik-Šikonja & Kononenko 2003; Weka defaults: k = 10
   nearest hits and misses, every instance sampled, numeric diff normalised by
   the range), see :mod:`mlfsbench.estimators.selectors._relief`.
@@ -46,8 +48,11 @@ All four take continuous ``X`` (``input_kind = "continuous"``).
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from mlfsbench.estimators.discretizers.mdl import mdl_information_gain
@@ -56,7 +61,11 @@ from mlfsbench.estimators.information.entropy import (
     mutual_information_matrix,
 )
 from mlfsbench.estimators.registry import register
-from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector, binary_columns
+from mlfsbench.estimators.selectors._base import (
+    BaseMultiLabelSelector,
+    binary_columns,
+    positive_count,
+)
 from mlfsbench.estimators.selectors._relief import mean_over_columns, relieff_scores
 from mlfsbench.estimators.transformations.br import BinaryRelevance
 from mlfsbench.estimators.transformations.lp import LabelPowerset
@@ -76,16 +85,41 @@ class ThresholdSelectorMixin:
             return super()._get_support_mask()
         return np.asarray(self.scores_ >= float(self.threshold))
 
-    def fit(self, X, Y):
+    def fit(self, X, Y, feature_types=None):
         """Score and rank the features; report the feature reduction."""
-        super().fit(X, Y)
+        super().fit(X, Y, feature_types=feature_types)
         selected = int(self._get_support_mask().sum())
         self.n_selected_ = selected
         self.feature_reduction_ = 100.0 - 100.0 * selected / self.n_features_in_
         return self
 
 
-def _information_gain(X, targets, discretization, better_encoding):
+def nominal_columns(X, feature_types=None) -> np.ndarray:
+    """Mask of the features ``discretization="auto"`` takes as nominal codes.
+
+    With ``feature_types`` (from the prepared dataset): the features of a
+    nominal type whose values are non-negative integers (a nominal feature
+    whose missing values were imputed by a mean is numeric now). Without
+    them: the features whose values are all 0 or 1.
+
+    >>> X = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 0.5]])
+    >>> nominal_columns(X).tolist()
+    [True, True, False]
+    >>> nominal_columns(X, np.array(["numeric", "binary", "ordinal"])).tolist()
+    [False, True, False]
+    """
+    if feature_types is None:
+        return binary_columns(X)
+    values = X.tocsc() if sp.issparse(X) else np.asarray(X)
+    nominal = np.asarray(feature_types) != "numeric"
+    for j in np.flatnonzero(nominal):
+        col = values[:, [j]].data if sp.issparse(values) else values[:, j]
+        nominal[j] = bool(np.all((col >= 0) & (col == np.round(col))))
+    return nominal
+
+
+def _information_gain(X, targets, discretization, better_encoding,
+                      feature_types=None):
     """IG of every feature for each column of ``targets`` (class codes)."""
     if discretization not in DISCRETIZATIONS:
         raise ValueError(
@@ -94,7 +128,7 @@ def _information_gain(X, targets, discretization, better_encoding):
     if discretization == "none":
         return mutual_information_matrix(check_codes(X, "X"), targets)
     if discretization == "auto":
-        binary = binary_columns(X)
+        binary = nominal_columns(X, feature_types)
         if binary.all():
             return mutual_information_matrix(check_codes(X, "X"), targets)
         if binary.any():  # both results are (n_features, n_targets)
@@ -110,11 +144,6 @@ def _information_gain(X, targets, discretization, better_encoding):
     return mdl_information_gain(X, targets, better_encoding=better_encoding)
 
 
-_THRESHOLD_DOC = """threshold : float or None, default=0.01
-        Features scoring at least this much are selected when
-        ``n_features_to_select`` is None (``None``: all)."""
-
-
 class _SpolaorBase(ThresholdSelectorMixin, BaseMultiLabelSelector):
     input_kind = "continuous"
 
@@ -128,6 +157,13 @@ class _SpolaorBase(ThresholdSelectorMixin, BaseMultiLabelSelector):
 class _InformationGainBase(_SpolaorBase):
     """Parameters shared by IG-BR and IG-LP."""
 
+    _parameter_constraints: dict = {
+        **BaseMultiLabelSelector._parameter_constraints,
+        "threshold": [Real, None],
+        "discretization": [StrOptions(set(DISCRETIZATIONS))],
+        "better_encoding": ["boolean"],
+    }
+
     def __init__(self, *, threshold=0.01, discretization="mdl",
                  better_encoding=False, n_features_to_select=None,
                  random_state=None):
@@ -140,12 +176,20 @@ class _InformationGainBase(_SpolaorBase):
 
     def _information_gain(self, X, targets):
         return _information_gain(
-            X, targets, self.discretization, self.better_encoding
+            X, targets, self.discretization, self.better_encoding,
+            self.feature_types_,
         )
 
 
 class _ReliefFBase(_SpolaorBase):
     """Parameters shared by RF-BR and RF-LP."""
+
+    _parameter_constraints: dict = {
+        **BaseMultiLabelSelector._parameter_constraints,
+        "threshold": [Real, None],
+        "n_neighbors": [positive_count()],
+        "n_samples": [positive_count(), None],
+    }
 
     def __init__(self, *, threshold=0.01, n_neighbors=10, n_samples=None,
                  n_features_to_select=None, random_state=None):
@@ -158,7 +202,7 @@ class _ReliefFBase(_SpolaorBase):
 
     def _relieff(self, X, classes):
         return relieff_scores(
-            _check_continuous(X), classes, n_neighbors=self.n_neighbors,
+            X, classes, n_neighbors=self.n_neighbors,
             n_samples=self.n_samples, random_state=self.random_state,
         )
 
@@ -250,14 +294,6 @@ class InformationGainLP(_InformationGainBase):
 
     def _fit(self, X, Y):
         return self._information_gain(X, self._label_powerset(Y)[:, None])[:, 0]
-
-
-def _check_continuous(X):
-    if not sp.issparse(X):
-        X = np.asarray(X, dtype=float)
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D (n_samples, n_features), got {X.shape}")
-    return X
 
 
 @register("selector", "rf-br")

@@ -4,9 +4,9 @@ Lee & Kim approximate the uncertainty of the label set by the sum of the
 label entropies, :math:`\tilde E_1(L) = \sum_{l \in L} H(l)` (their Eq. 28), so
 the subset :math:`Y` of a fixed size that keeps most of it consists of the
 :math:`|Y|` labels of largest entropy (Algorithm 1, line 7). This module holds
-that transformation and :func:`column_entropies`, the plug-in entropy of every
-column of a discrete matrix at once (also the :math:`H(f)` of the features in
-their Algorithm 1).
+that transformation; the entropies come from
+:func:`mlfsbench.estimators.information.entropy.column_entropies` (also the
+:math:`H(f)` of the features in their Algorithm 1).
 """
 
 from __future__ import annotations
@@ -14,72 +14,14 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from mlfsbench.estimators.information.entropy import _xlog2x, check_codes
+from mlfsbench.estimators.information.entropy import column_entropies
 from mlfsbench.estimators.registry import register
 from mlfsbench.estimators.selectors._base import check_label_matrix
 
 DEFAULT_FRACTION = 0.2
-_MAX_DENSE_CODE = 32
-
-
-def column_entropies(X) -> np.ndarray:
-    """Plug-in entropy in bits of every column of a matrix of integer codes.
-
-    ``H(X_j) = log2 n - sum_v n_v log2 n_v / n`` from the value counts ``n_v``
-    of column ``j``: dense input with codes up to 32 is counted with one
-    vectorized pass per value, anything else from the distinct (column, value)
-    pairs of the non-zero entries plus the implicit zeros.
-
-    Parameters
-    ----------
-    X : array-like or sparse matrix of shape (n_samples, n_columns)
-        Non-negative integer codes.
-
-    Returns
-    -------
-    ndarray of shape (n_columns,)
-
-    Examples
-    --------
-    >>> column_entropies(np.array([[0, 0, 1], [1, 0, 2], [0, 0, 3], [1, 0, 4]]))
-    array([1., 0., 2.])
-    """
-    X = check_codes(X, "X")
-    if X.ndim == 1:
-        X = X.reshape(-1, 1)
-    n, p = X.shape
-    if n == 0 or p == 0:
-        return np.zeros(p)
-    if not sp.issparse(X):
-        top = int(X.max())
-        if top <= _MAX_DENSE_CODE:
-            # one counting pass per value (dense codes are small integers)
-            sum_clogc = np.zeros(p)
-            seen = np.zeros(p, dtype=np.int64)
-            for v in range(1, top + 1):
-                c = np.count_nonzero(X == v, axis=0)
-                seen += c
-                sum_clogc += _xlog2x(c)
-            sum_clogc += _xlog2x(n - seen)
-            return np.maximum(np.log2(n) - sum_clogc / n, 0.0)
-        X = sp.csc_matrix(X)  # large codes: count the distinct (column, value)
-    X = sp.csc_matrix(X)
-    col = np.repeat(np.arange(p), np.diff(X.indptr))
-    data = X.data.astype(np.int64)
-    zeros = n - np.diff(X.indptr)
-    # count (column, value) pairs; np.unique keeps memory at O(nnz) whatever
-    # the size of the codes
-    width = int(data.max()) + 1 if data.size else 1
-    pairs, counts = np.unique(col.astype(np.int64) * width + data, return_counts=True)
-    pair_col = pairs // width
-    sum_clogc = np.bincount(pair_col, weights=_xlog2x(counts), minlength=p)
-    sum_clogc += _xlog2x(zeros)
-    h = np.log2(n) - sum_clogc / n
-    return np.maximum(h, 0.0)
 
 
 def resolve_n_labels(n_labels, total: int) -> int:
