@@ -22,6 +22,7 @@ include: "rules/select.smk"
 include: "rules/classify.smk"
 include: "rules/aggregate.smk"
 include: "rules/compare.smk"
+include: "rules/claims.smk"
 
 
 rule all:

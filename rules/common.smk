@@ -271,12 +271,33 @@ def experiment_stats_files(wildcards):
     ]
 
 
+# -------------------------------------------------------------------- claims
+def claims_file(wildcards):
+    """The claims file of an experiment (its ``claims:`` entry)."""
+    return EXPERIMENTS[wildcards.experiment]["claims"]
+
+
+def experiment_config(wildcards):
+    """An experiment's config, for the claims stage's method names."""
+    return canonical(EXPERIMENTS[wildcards.experiment])
+
+
+def claims_targets():
+    """The verdict table of every experiment that has a claims file."""
+    return [
+        rules.claims.output.table.format(experiment=e)
+        for e, x in EXPERIMENTS.items()
+        if x.get("claims")
+    ]
+
+
 def stats_files():
     return [rules.prepare.output.stats.format(dataset=d) for d in DATASETS]
 
 
 def all_targets():
     out = [rules.datasets_report.output.table, rules.provenance.output.text]
+    out += claims_targets()
     for e, x in EXPERIMENTS.items():
         out += [
             rules.aggregate.output.metrics.format(experiment=e),

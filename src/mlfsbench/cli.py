@@ -3,7 +3,8 @@
 Subcommands: ``describe`` (dataset statistics), ``select`` (rank features),
 ``evaluate`` (train/test a classifier, all metrics), ``methods`` (the
 registry), ``stats`` (Friedman and post-hoc tests on a datasets x methods
-table), ``run`` (the Snakemake workflow with safe recovery). Errors exit
+table), ``claims`` (a finished experiment's verdicts on its paper's claims),
+``run`` (the Snakemake workflow with safe recovery). Errors exit
 with status 1 and one line on stderr.
 """
 
@@ -248,6 +249,26 @@ def _data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
+def cmd_claims(args) -> int:
+    from mlfsbench.evaluation.claims import read_verdicts
+
+    table = read_verdicts(args.result_dir)
+    if args.json:
+        sys.stdout.write(dumps_json(table.to_dict("records")))
+        return 0
+    counts = table["verdict"].value_counts()
+    for row in table.to_dict("records"):
+        print(f"[{row['verdict']}] {row['claim']} ({row['source']})")
+        print(f"    {row['statement']}")
+        print(f"    paper: {row['paper']}")
+        if row["ours"]:
+            print(f"    ours:  {row['ours']}")
+        if row["note"]:
+            print(f"    note:  {row['note']}")
+    print(", ".join(f"{n} {v}" for v, n in counts.items()))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mlfsbench", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -296,6 +317,13 @@ def build_parser() -> argparse.ArgumentParser:
                    "printed table reads (reported beside the unrounded ranks)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_stats)
+
+    p = sub.add_parser(
+        "claims", help="the verdict table of a finished experiment: each claim "
+        "of its paper, the paper's value, ours, reproduced or not")
+    p.add_argument("result_dir", help="results/<experiment>")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_claims)
 
     p = sub.add_parser(
         "runstats", help="wall time, CPU time and peak memory of a run per "

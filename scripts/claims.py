@@ -1,0 +1,20 @@
+"""Snakemake adapter: the paper's claims evaluated on the experiment's results."""
+
+import os
+
+from mlfsbench.evaluation.claims import write_claims
+from mlfsbench.workflow.logutil import log_to
+
+
+def main(claims, experiment, experiment_config, out, html_out):
+    root = os.path.dirname(os.path.dirname(out))  # results/<experiment>
+    table = write_claims(claims, experiment, experiment_config, root, out, html_out)
+    for verdict, count in table["verdict"].value_counts().items():
+        print(f"{experiment}: {count} {verdict}")
+
+
+if __name__ == "__main__":
+    smk = snakemake  # noqa: F821 (injected by Snakemake)
+    with log_to(smk.log[0]):
+        main(smk.input.claims, smk.wildcards.experiment, smk.params.experiment,
+             smk.output.table, smk.output.html)

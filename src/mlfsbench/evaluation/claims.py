@@ -1,0 +1,692 @@
+"""A paper's checkable claims, evaluated on the run's own results.
+
+A *claims file* (``config/papers/<study>.claims.yaml``, schema
+``mlfsbench/evaluation/schemas/claims.schema.yaml``, package data) lists what
+a paper states that its experiment can check: where it is stated, the
+quantity, the paper's value or ordering and a rule. :func:`evaluate_claims`
+reads an experiment's result tables (``tables/summary.tsv``,
+``tables/runtime.tsv``, ``stats/<metric>.json``) and gives each claim a
+verdict:
+
+``reproduced``
+    the rule holds on our results;
+``not reproduced``
+    it does not (the ``ours`` column has our number beside the paper's);
+``not checkable here``
+    with the reason: a dataset that is not public, a method or metric the
+    run does not have, or a claim with no result table to read.
+
+The rules (``rule:`` of a claim):
+
+``value``
+    one number: ``|ours - paper| <= tolerance``. ``n_features`` is a K of the
+    grid, ``all`` (all features), ``selected``, ``best`` (best over the
+    integer K) or ``mean`` (mean over them).
+``winner``
+    on each dataset (and metric), the best of ``methods`` at ``n_features``
+    (``mean-rank`` ranks the methods among themselves at each K and averages
+    the ranks: Sechidis et al. 2019, Table 2) is the paper's winner
+    (``paper``: one method, or a mapping dataset -> method); reproduced when
+    the share of agreeing (dataset, metric) cells is at least ``min_fraction``
+    (default 1). Ties count for every tied method.
+``better``
+    every method of ``better`` beats every method of ``worse`` on each
+    (dataset, metric) cell (``n_features: every`` asks it at every integer
+    K); share of cells at least ``min_fraction``.
+``average_rank``
+    from the statistics of each metric: ``best`` has the lowest average rank,
+    or every ``better`` method ranks above every ``worse`` one.
+``significance``
+    Bonferroni-Dunn or Nemenyi (``test``): ``method`` against each of
+    ``others`` is ``better`` (average ranks further apart than the CD, in its
+    favour), ``worse`` or ``similar`` (within one CD).
+``friedman``
+    the Iman-Davenport test rejects equal performance (``paper: rejected``)
+    or not.
+``empty_subset``
+    at ``selected``: the method's subset is empty (no result) on every fold
+    of each dataset (``paper: empty``) or on none (``nonempty``).
+``degradation``
+    the share of (method, metric, dataset) cells at ``selected`` worse than
+    the all-features baseline by more than the method's standard deviation
+    over folds is at most ``tolerance``.
+``fastest``
+    ``method`` has the smallest mean ``fit`` time on each dataset
+    (``tables/runtime.tsv``).
+``artificial``
+    the selection on a generated problem (Doquire & Verleysen 2013, Sec.
+    5.1; :mod:`mlfsbench.data.artificial`) over ``repeats`` draws: ``check``
+    ``first`` (the first selected feature is in ``features``), ``top``
+    (the first ``k`` features each come from a different group of
+    ``groups``), ``first_set`` (the first ``k`` features are ``features`` in
+    any order), ``consecutive`` (``features`` occupy consecutive positions)
+    or ``zero_scores`` (every score is 0).
+
+A claim naming only datasets that the experiment does not run, or carrying
+``not_checkable:`` (e.g. the runtime of a method the project has not
+implemented), is ``not checkable here`` with that reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from importlib.resources import files
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import yaml
+
+CLAIMS_SCHEMA = files("mlfsbench.evaluation") / "schemas" / "claims.schema.yaml"
+"""The JSON schema of a claims file (package data)."""
+
+REPRODUCED = "reproduced"
+NOT_REPRODUCED = "not reproduced"
+NOT_CHECKABLE = "not checkable here"
+VERDICTS = (REPRODUCED, NOT_REPRODUCED, NOT_CHECKABLE)
+BASELINE = "all-features"
+COLUMNS = ["claim", "statement", "source", "paper", "ours", "verdict", "note"]
+
+PathLike = str | os.PathLike
+
+
+class NotCheckable(Exception):
+    """A claim that this run cannot check; the message is the reason."""
+
+
+# ------------------------------------------------------------------- loading
+def load_claims(path: PathLike) -> dict[str, Any]:
+    """Read and validate a claims file; raise ValueError naming the file."""
+    import jsonschema
+
+    with open(path, encoding="utf-8") as fh:
+        data = yaml.safe_load(fh)
+    schema = yaml.safe_load(CLAIMS_SCHEMA.read_text(encoding="utf-8"))
+    try:
+        jsonschema.validate(data, schema)
+    except jsonschema.ValidationError as exc:
+        where = "/".join(str(p) for p in exc.absolute_path) or "top level"
+        raise ValueError(f"claims file {path}: {where}: {exc.message}") from None
+    ids = [c["id"] for c in data["claims"]]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise ValueError(f"claims file {path}: duplicate claim id(s) {dupes}")
+    return data
+
+
+def claims_for(data: Mapping[str, Any], experiment: str) -> list[dict[str, Any]]:
+    """The claims of one experiment (a claim's ``experiment`` defaults to the
+    file's ``experiment``)."""
+    default = data.get("experiment")
+    return [c for c in data["claims"] if c.get("experiment", default) == experiment]
+
+
+# ------------------------------------------------------------------ results
+class Results:
+    """An experiment's result tables, read lazily from ``results/<experiment>``.
+
+    ``methods`` maps the names a claim may use (config ``id``, ``label``,
+    registry ``name`` when unique) to the selector identifiers of the tables;
+    ``params`` maps an identifier to a function ``dataset -> parameters``.
+    """
+
+    def __init__(self, root: PathLike, *, datasets: Sequence[str] | None = None,
+                 methods: Mapping[str, str] | None = None,
+                 params: Mapping[str, Any] | None = None,
+                 summary: pd.DataFrame | None = None,
+                 stats: Mapping[str, dict] | None = None,
+                 runtime: pd.DataFrame | None = None):
+        self.root = os.fspath(root)
+        self._summary = summary
+        self._stats = dict(stats) if stats is not None else {}
+        self._runtime = runtime
+        self.methods = dict(methods or {})
+        self.params = dict(params or {})
+        self._datasets = list(datasets) if datasets is not None else None
+
+    # tables
+    @property
+    def summary(self) -> pd.DataFrame:
+        if self._summary is None:
+            path = os.path.join(self.root, "tables", "summary.tsv")
+            if not os.path.exists(path):
+                raise NotCheckable(f"no result table {path}")
+            self._summary = pd.read_csv(path, sep="\t", dtype={"n_features": str})
+        return self._summary
+
+    def stats(self, metric: str) -> dict[str, Any]:
+        if metric not in self._stats:
+            path = os.path.join(self.root, "stats", f"{metric}.json")
+            if not os.path.exists(path):
+                raise NotCheckable(f"no statistics for {metric} in this run")
+            with open(path, encoding="utf-8") as fh:
+                self._stats[metric] = json.load(fh)
+        res = self._stats[metric]
+        if "skipped" in res:
+            raise NotCheckable(f"statistics of {metric} skipped: {res['skipped']}")
+        return res
+
+    @property
+    def runtime(self) -> pd.DataFrame:
+        if self._runtime is None:
+            path = os.path.join(self.root, "tables", "runtime.tsv")
+            if not os.path.exists(path):
+                raise NotCheckable(f"no runtime table {path}")
+            self._runtime = pd.read_csv(path, sep="\t")
+        return self._runtime
+
+    @property
+    def datasets(self) -> list[str]:
+        if self._datasets is None:
+            self._datasets = sorted(self.summary["dataset"].unique())
+        return self._datasets
+
+    # names
+    def method(self, name: str) -> str:
+        """Selector identifier of a claim's method name (``all-features`` stays)."""
+        if name == BASELINE or not self.methods:
+            return name
+        if name in self.methods:
+            return self.methods[name]
+        raise NotCheckable(f"method {name!r} is not in this experiment")
+
+    def check_params(self, expected: Mapping[str, Mapping[str, Any]],
+                     datasets: Sequence[str]) -> None:
+        """Raise NotCheckable unless each method has the expected parameters.
+
+        ``expected`` maps a method to its parameters, or to a mapping
+        dataset -> parameters.
+        """
+        for name, spec in (expected or {}).items():
+            ident = self.method(name)
+            per_dataset = bool(spec) and all(isinstance(v, dict)
+                                             for v in spec.values())
+            for dataset in datasets:
+                want = spec.get(dataset, {}) if per_dataset else spec
+                have = self.params.get(ident, {})
+                have = have(dataset) if callable(have) else have
+                for key, value in want.items():
+                    if have.get(key) != value:
+                        raise NotCheckable(
+                            f"{name} runs with {key}={have.get(key)!r} on "
+                            f"{dataset}, the claim is about {key}={value!r}")
+
+    # numbers
+    def scores(self, metric: str, dataset: str, methods: Sequence[str],
+               n_features: Any) -> dict[str, float]:
+        """Each method's score on one dataset and metric (mean over folds).
+
+        Returns claim names -> value; for ``mean-rank`` the value is a rank.
+        """
+        s = self.summary
+        s = s[(s["metric"] == metric) & (s["dataset"] == dataset)]
+        if s.empty:
+            raise NotCheckable(f"no {metric} results on {dataset}")
+        greater = _greater(metric)
+        out: dict[str, float] = {}
+        curves: dict[str, pd.Series] = {}
+        for name in methods:
+            ident = self.method(name)
+            if ident == BASELINE:
+                rows = s[s["n_features"] == "all"]
+                if rows.empty:
+                    raise NotCheckable(f"no all-features results on {dataset}")
+                base = float(rows["mean"].mean())
+                out[name] = base
+                ks = sorted({int(k) for k in s["n_features"] if str(k).isdigit()})
+                curves[name] = pd.Series(base, index=ks)
+                continue
+            rows = s[s["selector"] == ident]
+            if rows.empty:
+                raise NotCheckable(f"no {metric} results of {name} on {dataset}")
+            numeric = rows[rows["n_features"].str.isdigit()]
+            curve = numeric.groupby(numeric["n_features"].astype(int))["mean"].mean()
+            curves[name] = curve
+            if isinstance(n_features, int) or str(n_features).isdigit():
+                at = rows[rows["n_features"] == str(n_features)]
+                if at.empty:
+                    raise NotCheckable(f"{name} has no result at K = {n_features} "
+                                       f"on {dataset}")
+                out[name] = float(at["mean"].mean())
+            elif n_features in ("all", "selected"):
+                at = rows[rows["n_features"] == n_features]
+                if at.empty:
+                    raise NotCheckable(f"{name} has no result at {n_features} "
+                                       f"on {dataset}")
+                out[name] = float(at["mean"].mean())
+            elif n_features == "mean":
+                out[name] = float(curve.mean())
+            elif n_features == "best":
+                out[name] = float(curve.max() if greater else curve.min())
+            elif n_features in ("mean-rank", "every"):
+                pass
+            else:
+                raise ValueError(f"unknown n_features {n_features!r}")
+        if n_features == "mean-rank":
+            frame = pd.DataFrame(curves).dropna()
+            ranks = frame.rank(axis=1, ascending=not greater, method="average")
+            out = {name: float(ranks[name].mean()) for name in methods}
+        if n_features == "every":
+            self._curves = curves
+        return out
+
+    def curves(self, metric: str, dataset: str,
+               methods: Sequence[str]) -> pd.DataFrame:
+        """K x methods: the mean over folds at every integer K."""
+        self.scores(metric, dataset, methods, "every")
+        return pd.DataFrame(self._curves).dropna()
+
+
+def _greater(metric: str) -> bool:
+    from mlfsbench.workflow.compare import GREATER_IS_BETTER
+
+    try:
+        return GREATER_IS_BETTER[metric]
+    except KeyError:
+        raise ValueError(f"unknown metric {metric!r}") from None
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+
+def _metrics(q: Mapping[str, Any]) -> list[str]:
+    m = q.get("metric")
+    return list(m) if isinstance(m, list) else [m]
+
+
+def _datasets(claim: Mapping[str, Any], results: Results) -> tuple[list[str], str]:
+    """The claim's datasets that this run has, and a note on the others."""
+    q = claim.get("quantity", {})
+    wanted = q.get("datasets") or ([q["dataset"]] if "dataset" in q else None)
+    if wanted is None:
+        return results.datasets, ""
+    have = [d for d in wanted if d in results.datasets]
+    missing = [d for d in wanted if d not in results.datasets]
+    unavailable = claim.get("_unavailable", {})
+    if not have:
+        reasons = "; ".join(f"{d}: {unavailable.get(d, 'not run in this experiment')}"
+                            for d in missing)
+        raise NotCheckable(f"no dataset of the claim is run here ({reasons})")
+    note = ""
+    if missing:
+        note = (f"on {len(have)} of the paper's {len(wanted)} datasets "
+                f"(without {', '.join(missing)})")
+    return have, note
+
+
+def _better(a: float, b: float, greater: bool) -> bool:
+    return a > b if greater else a < b
+
+
+# ------------------------------------------------------------------- rules
+def _rule_value(claim, results):
+    q = claim["quantity"]
+    datasets, note = _datasets(claim, results)
+    (metric,) = _metrics(q)
+    value = results.scores(metric, datasets[0], [q["method"]],
+                           q.get("n_features", "all"))[q["method"]]
+    paper = float(claim["paper"])
+    ok = abs(value - paper) <= float(claim["tolerance"])
+    ours = f"{value:.4f} (difference {value - paper:+.4f})"
+    return ok, ours, note
+
+
+def _cells(claim, results):
+    q = claim["quantity"]
+    datasets, note = _datasets(claim, results)
+    return q, datasets, _metrics(q), note
+
+
+def _rule_winner(claim, results):
+    q, datasets, metrics, note = _cells(claim, results)
+    expected = claim["paper"]
+    n_features = q.get("n_features", "mean")
+    agree, total, parts = 0, 0, []
+    for metric in metrics:
+        greater = _greater(metric) and n_features != "mean-rank"
+        for d in datasets:
+            want = expected.get(d) if isinstance(expected, dict) else expected
+            if want is None:
+                continue
+            scores = results.scores(metric, d, q["methods"], n_features)
+            best = max(scores.values()) if greater else min(scores.values())
+            winners = [m for m, v in scores.items() if np.isclose(v, best)]
+            total += 1
+            agree += want in winners
+            label = f"{d}" if len(metrics) == 1 else f"{metric}/{d}"
+            parts.append(f"{label}: {'='.join(winners)}")
+    if total == 0:
+        raise NotCheckable("the paper names no winner on the datasets run here")
+    need = float(claim.get("min_fraction", 1.0))
+    ours = f"winner agrees on {agree} of {total} ({'; '.join(parts)})"
+    return agree / total >= need - 1e-12, ours, note
+
+
+def _rule_better(claim, results):
+    q, datasets, metrics, note = _cells(claim, results)
+    n_features = q.get("n_features", "mean")
+    names = list(q["better"]) + list(q["worse"])
+    held, total, failed = 0, 0, []
+    for metric in metrics:
+        greater = _greater(metric)
+        for d in datasets:
+            total += 1
+            if n_features == "every":
+                c = results.curves(metric, d, names)
+                ok = all(_better(c[a], c[b], greater).all()
+                         for a in q["better"] for b in q["worse"])
+            else:
+                s = results.scores(metric, d, names, n_features)
+                ok = all(_better(s[a], s[b], greater)
+                         for a in q["better"] for b in q["worse"])
+            held += ok
+            if not ok:
+                failed.append(d if len(metrics) == 1 else f"{metric}/{d}")
+    need = float(claim.get("min_fraction", 1.0))
+    ours = f"holds in {held} of {total}"
+    if failed:
+        ours += f" (not on {', '.join(failed)})"
+    return held / total >= need - 1e-12, ours, note
+
+
+def _rule_average_rank(claim, results):
+    q = claim["quantity"]
+    held, total, parts = 0, 0, []
+    for metric in _metrics(q):
+        res = results.stats(metric)
+        ranks = {m: res["average_ranks"].get(results.method(m))
+                 for m in _claim_methods(q)}
+        missing = [m for m, r in ranks.items() if r is None]
+        if missing:
+            raise NotCheckable(f"{', '.join(missing)} not in the {metric} statistics")
+        total += 1
+        if "best" in q:
+            ok = ranks[q["best"]] <= min(res["average_ranks"].values()) + 1e-12
+        else:
+            ok = all(ranks[a] < ranks[b] for a in q["better"] for b in q["worse"])
+        held += ok
+        shown = ", ".join(f"{m} {r:.2f}" for m, r in sorted(ranks.items(),
+                                                            key=lambda x: x[1]))
+        if "best" in q:
+            first = min(res["average_ranks"], key=res["average_ranks"].get)
+            shown = f"first: {first} {res['average_ranks'][first]:.2f}; {shown}"
+        parts.append(f"{metric}: {shown} (N = {res['n_datasets']})")
+    need = float(claim.get("min_fraction", 1.0))
+    return held / total >= need - 1e-12, "; ".join(parts), ""
+
+
+def _claim_methods(q):
+    if "best" in q:
+        return [q["best"]]
+    return list(q["better"]) + list(q["worse"])
+
+
+def _rule_significance(claim, results):
+    q = claim["quantity"]
+    test = q.get("test", "bonferroni_dunn")
+    want = claim["paper"]
+    held, total, parts = 0, 0, []
+    for metric in _metrics(q):
+        res = results.stats(metric)
+        cd = res[test]["cd"]
+        ranks = res["average_ranks"]
+        me = results.method(q["method"])
+        if me not in ranks:
+            raise NotCheckable(f"{q['method']} not in the {metric} statistics")
+        for other in q["others"]:
+            o = results.method(other)
+            if o not in ranks:
+                raise NotCheckable(f"{other} not in the {metric} statistics")
+            diff = ranks[o] - ranks[me]  # > 0: ours ranks better
+            got = ("better" if diff > cd else "worse" if -diff > cd
+                   else "similar")
+            total += 1
+            held += got == want
+            parts.append(f"{metric} vs {other}: {got} (rank difference "
+                         f"{diff:+.2f}, CD {cd:.2f})")
+    note = f"N = {res['n_datasets']} datasets"
+    return held == total, "; ".join(parts), note
+
+
+def _rule_friedman(claim, results):
+    q = claim["quantity"]
+    held, total, parts = 0, 0, []
+    for metric in _metrics(q):
+        res = results.stats(metric)
+        idv = res["iman_davenport"]
+        rejected = bool(idv["rejected"])
+        total += 1
+        held += rejected == (claim["paper"] == "rejected")
+        parts.append(f"{metric}: F = {idv['F']:.3f}, critical "
+                     f"{idv['critical_value']:.3f} "
+                     f"({'rejected' if rejected else 'not rejected'})")
+    return held == total, "; ".join(parts), f"N = {res['n_datasets']} datasets"
+
+
+def _rule_empty_subset(claim, results):
+    q = claim["quantity"]
+    datasets, note = _datasets(claim, results)
+    s = results.summary
+    held, parts = 0, []
+    ident = results.method(q["method"])
+    for d in datasets:
+        rows = s[(s["dataset"] == d) & (s["selector"] == ident)]
+        if rows.empty:
+            raise NotCheckable(f"no results of {q['method']} on {d}")
+        folds = int(rows[rows["n_features"] == "all"]["folds"].max())
+        at = rows[rows["n_features"] == "selected"]
+        nonempty = int(at["folds"].max()) if not at.empty else 0
+        got = ("empty" if nonempty == 0 else "nonempty" if nonempty == folds
+               else "mixed")
+        held += got == claim["paper"]
+        parts.append(f"{d}: subset in {nonempty} of {folds} folds")
+    return held == len(datasets), "; ".join(parts), note
+
+
+def _rule_degradation(claim, results):
+    q = claim["quantity"]
+    datasets, note = _datasets(claim, results)
+    s = results.summary
+    worse, total = 0, 0
+    for metric in _metrics(q):
+        greater = _greater(metric)
+        for d in datasets:
+            rows = s[(s["dataset"] == d) & (s["metric"] == metric)]
+            base = rows[rows["n_features"] == "all"]["mean"].mean()
+            for name in q["methods"]:
+                at = rows[(rows["selector"] == results.method(name))
+                          & (rows["n_features"] == "selected")]
+                if at.empty:
+                    continue  # an empty subset: the paper's "-" cells
+                mean, std = float(at["mean"].iloc[0]), float(at["std"].fillna(0)
+                                                             .iloc[0])
+                total += 1
+                gap = (base - mean) if greater else (mean - base)
+                worse += gap > std
+    if total == 0:
+        raise NotCheckable("no cell at the selected subset")
+    share = worse / total
+    ours = f"{worse} of {total} cells ({100 * share:.1f} %)"
+    return share <= float(claim["tolerance"]) + 1e-12, ours, note
+
+
+def _rule_fastest(claim, results):
+    q = claim["quantity"]
+    datasets, note = _datasets(claim, results)
+    rt = results.runtime
+    me = results.method(q["method"])
+    held, parts = 0, []
+    for d in datasets:
+        rows = rt[rt["dataset"] == d].set_index("selector")["mean"]
+        if me not in rows:
+            raise NotCheckable(f"no runtime of {q['method']} on {d}")
+        first = rows.idxmin()
+        held += rows[me] <= rows.min() + 1e-12
+        parts.append(f"{d}: {q['method']} {rows[me]:.2f} s, fastest {first} "
+                     f"{rows.min():.2f} s")
+    return held == len(datasets), "; ".join(parts), note
+
+
+def _rule_artificial(claim, results):
+    from mlfsbench.data.artificial import run_problem
+
+    q = claim["quantity"]
+    rankings, scores = run_problem(q["problem"], q["method"], q.get("params", {}),
+                                   repeats=int(q.get("repeats", 20)),
+                                   n=int(q.get("n", 1000)),
+                                   discretize=q.get("discretize"))
+    check = q["check"]
+    want = set(q.get("features", []))
+    k = int(q.get("k", len(want)))
+    held = 0
+    for ranking, score in zip(rankings, scores, strict=True):
+        r = [int(f) for f in ranking]
+        if check == "first":
+            ok = r[0] in want
+        elif check == "first_set":
+            ok = set(r[:k]) == want
+        elif check == "top":
+            groups = [set(g) for g in q["groups"]]
+            hit = [next((i for i, g in enumerate(groups) if f in g), None)
+                   for f in r[:k]]
+            ok = None not in hit and len(set(hit)) == k
+        elif check == "consecutive":
+            pos = sorted(r.index(f) for f in want)
+            ok = pos[-1] - pos[0] == len(pos) - 1
+        elif check == "zero_scores":
+            ok = score is not None and bool(np.all(np.asarray(score) == 0))
+        else:
+            raise ValueError(f"unknown artificial check {check!r}")
+        held += bool(ok)
+    need = float(claim.get("min_fraction", 1.0))
+    ours = f"holds in {held} of {len(rankings)} draws"
+    return held / len(rankings) >= need - 1e-12, ours, ""
+
+
+RULES = {"value": _rule_value, "winner": _rule_winner, "better": _rule_better,
+         "average_rank": _rule_average_rank, "significance": _rule_significance,
+         "friedman": _rule_friedman, "empty_subset": _rule_empty_subset,
+         "degradation": _rule_degradation, "fastest": _rule_fastest,
+         "artificial": _rule_artificial}
+
+
+def _paper_text(claim: Mapping[str, Any]) -> str:
+    if "paper_text" in claim:
+        return str(claim["paper_text"])
+    paper = claim.get("paper")
+    if isinstance(paper, dict):
+        return "; ".join(f"{k}: {v}" for k, v in paper.items())
+    text = str(paper) if paper is not None else ""
+    if "tolerance" in claim and claim.get("rule") == "value":
+        text += f" (± {claim['tolerance']})"
+    return text
+
+
+def evaluate_claim(claim: Mapping[str, Any], results: Results) -> dict[str, str]:
+    """One row of the verdict table."""
+    row = {"claim": claim["id"], "statement": claim["statement"],
+           "source": claim["source"], "paper": _paper_text(claim), "ours": "",
+           "verdict": NOT_CHECKABLE, "note": ""}
+    try:
+        if claim.get("not_checkable"):
+            raise NotCheckable(claim["not_checkable"])
+        q = claim.get("quantity", {})
+        if claim["rule"] != "artificial":
+            results.check_params(q.get("expect_params", {}),
+                                 _datasets(claim, results)[0])
+        ok, ours, note = RULES[claim["rule"]](claim, results)
+    except NotCheckable as exc:
+        row["note"] = str(exc)
+        return row
+    row.update(ours=ours, verdict=REPRODUCED if ok else NOT_REPRODUCED, note=note)
+    return row
+
+
+def evaluate_claims(data: Mapping[str, Any], experiment: str,
+                    results: Results) -> pd.DataFrame:
+    """The verdict table of one experiment's claims (columns :data:`COLUMNS`)."""
+    unavailable = data.get("unavailable", {})
+    rows = [evaluate_claim({**c, "_unavailable": unavailable}, results)
+            for c in claims_for(data, experiment)]
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def method_aliases(entries: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Claim names of configured selectors -> their identifiers.
+
+    The identifier, the ``label`` and the registry ``name`` (when only one
+    entry has it) all name an entry.
+    """
+    from mlfsbench.workflow.config import method_id
+
+    names = [e["name"] for e in entries]
+    out: dict[str, str] = {}
+    for e in entries:
+        ident = method_id(e)
+        if names.count(e["name"]) == 1:
+            out[e["name"]] = ident
+        if e.get("label"):
+            out[e["label"]] = ident
+        out[ident] = ident
+    return out
+
+
+def results_for(root: PathLike, experiment_config: Mapping[str, Any]) -> Results:
+    """:class:`Results` of one experiment directory with its config's names."""
+    from mlfsbench.workflow.config import entry_params, method_id
+
+    entries = experiment_config.get("selectors", [])
+    params = {method_id(e): (lambda d, e=e: entry_params(e, d)) for e in entries}
+    return Results(root, datasets=experiment_config.get("datasets"),
+                   methods=method_aliases(entries), params=params)
+
+
+def write_claims(claims_path: PathLike, experiment: str,
+                 experiment_config: Mapping[str, Any], root: PathLike,
+                 out: PathLike, html_out: PathLike | None = None) -> pd.DataFrame:
+    """The ``claims`` rule: evaluate and write ``claims.tsv`` (and its HTML)."""
+    from mlfsbench.workflow.io import write_text
+    from mlfsbench.workflow.stages import format_table
+
+    data = load_claims(claims_path)
+    table = evaluate_claims(data, experiment, results_for(root, experiment_config))
+    write_text(out, format_table(table))
+    if html_out is not None:
+        write_text(html_out, verdict_html(table, f"{experiment}: the paper's claims"))
+    return table
+
+
+def verdict_html(table: pd.DataFrame, title: str) -> str:
+    """A standalone HTML page of the verdict table, verdicts coloured."""
+    import html
+
+    colours = {REPRODUCED: "#d8f0d8", NOT_REPRODUCED: "#f6d5d5",
+               NOT_CHECKABLE: "#eeeeee"}
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in COLUMNS)
+    body = []
+    for row in table.to_dict("records"):
+        cells = "".join(f"<td>{html.escape(str(row[c]))}</td>" for c in COLUMNS)
+        body.append(f"<tr class='verdict' style='background:"
+                    f"{colours.get(row['verdict'], '#fff')}'>{cells}</tr>")
+    counts = table["verdict"].value_counts()
+    tally = ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS)
+    style = ("body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}"
+             "td,th{padding:3px 8px;border-bottom:1px solid #ccc;text-align:left;"
+             "vertical-align:top}")
+    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>"
+            f"{html.escape(title)}</title><style>{style}</style></head><body>"
+            f"<h3>{html.escape(title)}</h3><p>{tally}</p><table class='claims'>"
+            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
+            f"</table></body></html>\n")
+
+
+def read_verdicts(result_dir: PathLike) -> pd.DataFrame:
+    """``tables/claims.tsv`` of a finished experiment (for the CLI)."""
+    path = os.path.join(os.fspath(result_dir), "tables", "claims.tsv")
+    if not os.path.exists(path):
+        raise ValueError(f"{path} does not exist: run the workflow's claims stage "
+                         "first")
+    return pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
