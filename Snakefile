@@ -5,6 +5,9 @@ from snakemake.utils import min_version
 min_version("9.0")
 
 
+report: "report/workflow.rst"
+
+
 # A --configfile on the command line is a whole experiment: the default is
 # loaded only without one (dict entries such as `splits` would merge otherwise).
 if not workflow.overwrite_configfiles:

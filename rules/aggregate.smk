@@ -6,6 +6,7 @@ rule aggregate:
         metrics="results/{experiment}/tables/metrics.tsv",
         summary=report(
             "results/{experiment}/tables/summary.tsv",
+            caption="../report/summary.rst",
             category="{experiment}",
             subcategory="tables",
         ),
@@ -28,7 +29,11 @@ rule datasets_report:
         stats=stats_files(),
     output:
         table="results/tables/datasets.tsv",
-        html=report("results/tables/datasets.html", category="datasets"),
+        html=report(
+            "results/tables/datasets.html",
+            caption="../report/datasets.rst",
+            category="datasets",
+        ),
     log:
         "logs/datasets_report.log",
     benchmark:
@@ -49,6 +54,7 @@ rule plot:
     output:
         png=report(
             "results/{experiment}/plots/{dataset}.png",
+            caption="../report/plot.rst",
             category="{experiment}",
             subcategory="metrics vs number of features",
             labels={"dataset": "{dataset}"},
@@ -64,5 +70,7 @@ rule plot:
     resources:
         mem_mb=1000,
         runtime=10,
+    params:
+        labels=labels,
     script:
         "../scripts/plot.py"

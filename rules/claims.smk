@@ -29,3 +29,57 @@ rule claims:
         experiment=experiment_config,
     script:
         "../scripts/claims.py"
+
+
+rule headline:
+    input:
+        summary=rules.aggregate.output.summary,
+    output:
+        png=report(
+            "results/{experiment}/plots/headline.png",
+            caption="../report/headline.rst",
+            category="{experiment}",
+            subcategory="metrics vs number of features",
+            labels={"dataset": "all (headline)"},
+        ),
+    log:
+        "logs/{experiment}/headline.log",
+    benchmark:
+        "benchmarks/{experiment}/headline.tsv"
+    conda:
+        "../envs/mlfsbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    params:
+        metric=headline_metric,
+        labels=labels,
+    script:
+        "../scripts/headline.py"
+
+
+rule summary:
+    input:
+        files=summary_inputs(),
+    output:
+        html=report(
+            "results/summary.html",
+            caption="../report/summary_page.rst",
+            category="1. Summary",
+            labels={"experiment": "all", "figure": "summary page"},
+        ),
+    log:
+        "logs/summary.log",
+    benchmark:
+        "benchmarks/summary.tsv"
+    conda:
+        "../envs/mlfsbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    params:
+        experiments=canonical(EXPERIMENTS),
+    script:
+        "../scripts/summary.py"

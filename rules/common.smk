@@ -19,6 +19,7 @@ from mlfsbench.workflow.config import (
     input_kind,
     load_experiment_files,
     method_id,
+    method_labels,
     prepared_feature_counts,
 )
 from mlfsbench.data import read_datasets_table
@@ -203,6 +204,12 @@ def grid(wildcards):
     return GRIDS[wildcards.experiment]
 
 
+def labels(wildcards):
+    """Readable names of the experiment's selectors and classifiers, by id."""
+    x = EXPERIMENTS[wildcards.experiment]
+    return {**method_labels(x["selectors"]), **method_labels(x["classifiers"])}
+
+
 def seed(wildcards):
     return EXPERIMENTS[wildcards.experiment]["seed"]
 
@@ -291,6 +298,23 @@ def claims_targets():
     ]
 
 
+def headline_metric(wildcards):
+    """The metric of an experiment's headline figure: its first compared one."""
+    return stats_metrics(wildcards.experiment)[0]
+
+
+def summary_inputs():
+    """What the summary page shows: verdicts, CD diagrams, headline figures."""
+    out = claims_targets()
+    for e in EXPERIMENTS:
+        out.append(rules.headline.output.png.format(experiment=e))
+        out += [
+            rules.stats.output.cd.format(experiment=e, metric=m)
+            for m in stats_metrics(e)
+        ]
+    return out
+
+
 def stats_files():
     return [rules.prepare.output.stats.format(dataset=d) for d in DATASETS]
 
@@ -298,6 +322,7 @@ def stats_files():
 def all_targets():
     out = [rules.datasets_report.output.table, rules.provenance.output.text]
     out += claims_targets()
+    out.append(rules.summary.output.html)
     for e, x in EXPERIMENTS.items():
         out += [
             rules.aggregate.output.metrics.format(experiment=e),

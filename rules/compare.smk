@@ -6,6 +6,7 @@ rule stats:
         json="results/{experiment}/stats/{metric}.json",
         cd=report(
             "results/{experiment}/stats/{metric}_cd.png",
+            caption="../report/cd.rst",
             category="{experiment}",
             subcategory="critical differences",
             labels={"metric": "{metric}"},
@@ -22,6 +23,7 @@ rule stats:
         runtime=10,
     params:
         options=stats_options,
+        labels=labels,
     script:
         "../scripts/stats.py"
 
@@ -33,6 +35,7 @@ rule ranks:
         table="results/{experiment}/tables/ranks.tsv",
         html=report(
             "results/{experiment}/tables/ranks.html",
+            caption="../report/ranks.rst",
             category="{experiment}",
             subcategory="tables",
         ),
@@ -56,6 +59,7 @@ rule runtime:
     output:
         table=report(
             "results/{experiment}/tables/runtime.tsv",
+            caption="../report/runtime.rst",
             category="{experiment}",
             subcategory="tables",
         ),
@@ -80,6 +84,7 @@ rule stability:
         table="results/{experiment}/tables/stability.tsv",
         png=report(
             "results/{experiment}/plots/stability.png",
+            caption="../report/stability.rst",
             category="{experiment}",
             subcategory="stability",
         ),
@@ -95,6 +100,7 @@ rule stability:
         runtime=10,
     params:
         grid=grid,
+        labels=labels,
     script:
         "../scripts/stability.py"
 
@@ -103,6 +109,7 @@ rule provenance:
     output:
         text=report(
             "results/provenance.txt",
+            caption="../report/provenance.rst",
             category="provenance",
         ),
     log:

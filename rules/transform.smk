@@ -30,6 +30,7 @@ rule transformations_table:
     output:
         table=report(
             "results/{experiment}/tables/transformations.tsv",
+            caption="../report/transformations.rst",
             category="{experiment}",
             subcategory="tables",
         ),

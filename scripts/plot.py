@@ -6,13 +6,13 @@ from mlfsbench.workflow.aggregate import plot_dataset
 from mlfsbench.workflow.logutil import log_to
 
 
-def main(summary, dataset, png, pdf):
+def main(summary, dataset, png, pdf, labels=None):
     table = pd.read_csv(summary, sep="\t", dtype={"n_features": str})
-    plot_dataset(table, dataset, png, pdf)
+    plot_dataset(table, dataset, png, pdf, labels)
 
 
 if __name__ == "__main__":
     smk = snakemake  # noqa: F821 (injected by Snakemake)
     with log_to(smk.log[0]):
         main(smk.input.summary, smk.wildcards.dataset, smk.output.png,
-             smk.output.pdf)
+             smk.output.pdf, dict(smk.params.labels))

@@ -128,7 +128,8 @@ class Results:
     """An experiment's result tables, read lazily from ``results/<experiment>``.
 
     ``methods`` maps the names a claim may use (config ``id``, ``label``,
-    registry ``name`` when unique) to the selector identifiers of the tables;
+    registry ``name`` when unique) to the selector identifiers of the tables,
+    ``classifiers`` likewise for classifiers;
     ``params`` maps an identifier to a function ``dataset -> parameters``.
     """
 
@@ -137,12 +138,14 @@ class Results:
                  params: Mapping[str, Any] | None = None,
                  summary: pd.DataFrame | None = None,
                  stats: Mapping[str, dict] | None = None,
-                 runtime: pd.DataFrame | None = None):
+                 runtime: pd.DataFrame | None = None,
+                 classifiers: Mapping[str, str] | None = None):
         self.root = os.fspath(root)
         self._summary = summary
         self._stats = dict(stats) if stats is not None else {}
         self._runtime = runtime
         self.methods = dict(methods or {})
+        self.classifiers = dict(classifiers or {})
         self.params = dict(params or {})
         self._datasets = list(datasets) if datasets is not None else None
 
@@ -215,13 +218,16 @@ class Results:
 
     # numbers
     def scores(self, metric: str, dataset: str, methods: Sequence[str],
-               n_features: Any) -> dict[str, float]:
+               n_features: Any, classifier: str | None = None) -> dict[str, float]:
         """Each method's score on one dataset and metric (mean over folds).
 
         Returns claim names -> value; for ``mean-rank`` the value is a rank.
+        ``classifier`` (an identifier) keeps that classifier's rows only.
         """
         s = self.summary
         s = s[(s["metric"] == metric) & (s["dataset"] == dataset)]
+        if classifier is not None:
+            s = s[s["classifier"] == self.classifiers.get(classifier, classifier)]
         if s.empty:
             raise NotCheckable(f"no {metric} results on {dataset}")
         greater = _greater(metric)
@@ -327,7 +333,8 @@ def _rule_value(claim, results):
     datasets, note = _datasets(claim, results)
     (metric,) = _metrics(q)
     value = results.scores(metric, datasets[0], [q["method"]],
-                           q.get("n_features", "all"))[q["method"]]
+                           q.get("n_features", "all"),
+                           classifier=q.get("classifier"))[q["method"]]
     paper = float(claim["paper"])
     ok = abs(value - paper) <= float(claim["tolerance"])
     ours = f"{value:.4f} (difference {value - paper:+.4f})"
@@ -641,7 +648,9 @@ def results_for(root: PathLike, experiment_config: Mapping[str, Any]) -> Results
     entries = experiment_config.get("selectors", [])
     params = {method_id(e): (lambda d, e=e: entry_params(e, d)) for e in entries}
     return Results(root, datasets=experiment_config.get("datasets"),
-                   methods=method_aliases(entries), params=params)
+                   methods=method_aliases(entries), params=params,
+                   classifiers=method_aliases(experiment_config.get("classifiers",
+                                                                    [])))
 
 
 def write_claims(claims_path: PathLike, experiment: str,

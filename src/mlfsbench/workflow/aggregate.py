@@ -86,12 +86,14 @@ def datasets_table(stats_paths: Sequence[PathLike], out: PathLike,
 
 
 def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
-                 pdf: PathLike) -> None:
+                 pdf: PathLike, labels: dict[str, str] | None = None) -> None:
     """One panel per metric: mean over folds against the number of features.
 
-    Each (split, selector, classifier) is a line; the ``all``-features
-    baseline is a dashed horizontal line of the same colour, the selector's
-    own subset (``selected``) a dotted one.
+    Each (split, selector, classifier) is a line with a band of +- one
+    standard deviation over the folds; the ``all``-features baseline is a
+    dashed horizontal line of the same colour, the selector's own subset
+    (``selected``) a dotted one. ``labels`` maps selector and classifier
+    identifiers to the names shown (default: the identifiers).
     """
     import matplotlib
 
@@ -101,6 +103,7 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
     data = summary[summary["dataset"] == dataset]
     if data.empty:
         raise ValueError(f"no results for dataset {dataset!r}")
+    names = dict(labels or {})
     metrics = sorted(data["metric"].unique())
     ncols = 4
     nrows = int(np.ceil(len(metrics) / ncols))
@@ -115,8 +118,13 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
             numeric = g[~g["n_features"].isin(["all", "selected"])]
             ks = numeric["n_features"].astype(int).to_numpy()
             order = np.argsort(ks, kind="mergesort")
-            ax.plot(ks[order], numeric["mean"].to_numpy()[order], marker=".",
-                    color=colour, label=f"{sel} / {clf} ({split})")
+            mean = numeric["mean"].to_numpy()[order]
+            std = numeric["std"].fillna(0).to_numpy()[order] \
+                if "std" in numeric else np.zeros_like(mean)
+            name = f"{names.get(sel, sel)} / {names.get(clf, clf)} ({split})"
+            ax.plot(ks[order], mean, marker=".", color=colour, label=name)
+            ax.fill_between(ks[order], mean - std, mean + std, color=colour,
+                            alpha=0.15, linewidth=0)
             for point, style in (("all", "--"), ("selected", ":")):
                 line = g[g["n_features"] == point]
                 if not line.empty:
@@ -128,8 +136,8 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
         ax.set_visible(False)
     handles, labels = axes.flat[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=2, frameon=False)
-    fig.suptitle(f"{dataset} (dashed: all features; dotted: the selector's own "
-                 "subset)")
+    fig.suptitle(f"{dataset}: mean over folds, band +- 1 s.d. (dashed: all "
+                 "features; dotted: the selector's own subset)")
     fig.tight_layout(rect=(0, 0.08, 1, 0.96))
     for path in (png, pdf):
         with atomic_path(path) as tmp:

@@ -174,8 +174,13 @@ def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean
 def write_comparison(summary_path: PathLike, metric: str, json_out: PathLike,
                      png_out: PathLike, *, n_features: int | str = "mean",
                      control: str | None = None, alpha: float = 0.05,
-                     round: int | None = None) -> dict:  # noqa: A002
-    """The ``stats`` rule: one metric's comparison as JSON and its CD diagram."""
+                     round: int | None = None,  # noqa: A002
+                     labels: dict[str, str] | None = None) -> dict:
+    """The ``stats`` rule: one metric's comparison as JSON and its CD diagram.
+
+    The JSON keeps the method identifiers; the diagram shows ``labels``
+    (identifier -> readable name, see :func:`display_name`).
+    """
     summary = pd.read_csv(summary_path, sep="\t", dtype={"n_features": str})
     result = compare(summary, metric, n_features=n_features, control=control,
                      alpha=alpha, round=round)
@@ -185,15 +190,31 @@ def write_comparison(summary_path: PathLike, metric: str, json_out: PathLike,
     else:
         use_control = result["bonferroni_dunn"]["control"]
         cd = result["bonferroni_dunn" if use_control else "nemenyi"]["cd"]
-        longest = max(len(name) for name in result["average_ranks"]) + 7
+        ranks = {display_name(m, labels): r
+                 for m, r in result["average_ranks"].items()}
+        if use_control:
+            use_control = display_name(use_control, labels)
+        longest = max(len(name) for name in ranks) + 7
         textspace = max(1.5, 0.085 * longest)  # inches for the names
         fig = critical_difference_diagram(
-            result["average_ranks"], cd, control=use_control,
+            ranks, cd, control=use_control,
             textspace=textspace, width=3.5 + 2 * textspace,
             title=f"{metric} ({'Bonferroni-Dunn' if use_control else 'Nemenyi'}, "
                   f"CD = {cd:.3f})")
     _save(fig, png_out)
     return result
+
+
+def display_name(method: str, labels: dict[str, str] | None) -> str:
+    """Readable name of a method of the comparison (``selector`` or
+    ``selector|classifier``; ``all-features`` stays).
+
+    >>> display_name("mim-br-68632db6|brknn-b-45cea770",
+    ...              {"mim-br-68632db6": "MIM-BR", "brknn-b-45cea770": "BRkNN-b"})
+    'MIM-BR / BRkNN-b'
+    """
+    labels = labels or {}
+    return " / ".join(labels.get(part, part) for part in method.split("|"))
 
 
 def _message_figure(text: str):
@@ -307,8 +328,10 @@ def stability_table(paths: Sequence[PathLike], grid: Sequence[int | str],
     return table
 
 
-def stability_plot(table: pd.DataFrame, png: PathLike) -> None:
-    """Stability against K, one panel per dataset, one line per selector."""
+def stability_plot(table: pd.DataFrame, png: PathLike,
+                   labels: dict[str, str] | None = None) -> None:
+    """Stability against K, one panel per dataset, one line per selector
+    (named by ``labels``, identifier -> readable name)."""
     from matplotlib.figure import Figure
 
     datasets = sorted(table["dataset"].unique()) or ["(no data)"]
@@ -318,7 +341,7 @@ def stability_plot(table: pd.DataFrame, png: PathLike) -> None:
         for (split, sel), g in table[table["dataset"] == dataset].groupby(
                 ["split", "selector"], sort=True):
             ax.plot(g["n_features"], g["stability"], marker=".",
-                    label=f"{sel} ({split})")
+                    label=f"{display_name(sel, labels)} ({split})")
         ax.set_title(dataset)
         ax.set_xlabel("number of features")
         ax.set_ylabel("stability (Nogueira et al. 2018)")

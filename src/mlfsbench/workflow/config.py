@@ -130,6 +130,34 @@ def method_id(entry: dict[str, Any]) -> str:
     return f"{entry['name']}-{digest}"
 
 
+def method_labels(entries: list[dict[str, Any]]) -> dict[str, str]:
+    """Readable name of each configured entry, by identifier (for figures).
+
+    An entry's ``label``, else its registry name; when several entries share
+    a registry name and have no label, their own ``id`` (if set) or the name
+    numbered in config order, never a hash.
+
+    >>> method_labels([{"name": "mim-br", "params": {"a": 1}},
+    ...                {"id": "g1", "name": "gm"}, {"id": "g2", "name": "gm"},
+    ...                {"name": "pmu", "label": "PMU"}])
+    {'mim-br-58fdaf8c': 'mim-br', 'g1': 'g1', 'g2': 'g2', 'pmu': 'PMU'}
+    """
+    names = [e["name"] for e in entries]
+    out: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    for e in entries:
+        name = e["name"]
+        seen[name] = seen.get(name, 0) + 1
+        if e.get("label"):
+            label = str(e["label"])
+        elif names.count(name) == 1:
+            label = name
+        else:
+            label = str(e["id"]) if e.get("id") else f"{name} #{seen[name]}"
+        out[method_id(e)] = label
+    return out
+
+
 def discretization_id(spec: dict[str, Any] | None) -> str:
     """Path component of a discretization, e.g. ``equal-width-5``; ``none``."""
     if not spec or spec.get("strategy", "none") == "none":

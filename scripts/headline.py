@@ -1,0 +1,18 @@
+"""Snakemake adapter: the headline figure of one experiment."""
+
+import pandas as pd
+
+from mlfsbench.workflow.logutil import log_to
+from mlfsbench.workflow.summary import headline_plot
+
+
+def main(summary, metric, png, labels=None):
+    table = pd.read_csv(summary, sep="\t", dtype={"n_features": str})
+    headline_plot(table, metric, png, labels)
+
+
+if __name__ == "__main__":
+    smk = snakemake  # noqa: F821 (injected by Snakemake)
+    with log_to(smk.log[0]):
+        main(smk.input.summary, smk.params.metric, smk.output.png,
+             dict(smk.params.labels))

@@ -1,0 +1,126 @@
+"""The report's opening page and the readable method labels."""
+
+from __future__ import annotations
+
+import json
+
+import matplotlib.image as mpimg
+import pandas as pd
+import pytest
+import yaml
+
+from mlfsbench.workflow.compare import display_name, write_comparison
+from mlfsbench.workflow.config import method_id, method_labels
+from mlfsbench.workflow.summary import headline_plot, summary_info, write_summary
+
+
+def summary_frame() -> pd.DataFrame:
+    rows = []
+    for d, shift in (("a", 0.0), ("b", 0.01), ("c", 0.02)):
+        for sel, value in (("mim-br-68632db6", 0.1), ("pmu", 0.2)):
+            for k in ("1", "2", "3"):
+                rows.append((d, "cv", sel, "mlknn", k, "hamming_loss",
+                             value + shift + 0.01 * int(k), 0.02, 2))
+            rows.append((d, "cv", sel, "mlknn", "all", "hamming_loss", 0.15, 0.01,
+                         2))
+    return pd.DataFrame(rows, columns=["dataset", "split", "selector", "classifier",
+                                       "n_features", "metric", "mean", "std",
+                                       "folds"])
+
+
+def test_labels_default_to_registry_name_never_a_hash():
+    entries = [{"name": "mim-br", "params": {"k": 1}},
+               {"name": "granular-mrmr", "params": {"granules": 1}},
+               {"name": "granular-mrmr", "params": {"granules": 5}},
+               {"name": "pmu", "label": "PMU (Lee & Kim 2013)"}]
+    labels = method_labels(entries)
+    assert list(labels.values()) == ["mim-br", "granular-mrmr #1", "granular-mrmr #2",
+                                     "PMU (Lee & Kim 2013)"]
+    assert method_id(entries[0]) in labels and method_id(entries[0]) != "mim-br"
+    # a label does not change the identifier (nothing reruns)
+    assert method_id({**entries[0], "label": "MIM"}) == method_id(entries[0])
+    assert display_name("pmu|brknn-b-45cea770", {"brknn-b-45cea770": "BRkNN-b"}) \
+        == "pmu / BRkNN-b"
+
+
+def test_stats_json_keeps_identifiers_with_labels(tmp_path):
+    path = tmp_path / "summary.tsv"
+    summary_frame().to_csv(path, sep="\t", index=False)
+    res = write_comparison(path, "hamming_loss", tmp_path / "s.json",
+                           tmp_path / "cd.png", labels={"mim-br-68632db6": "MIM-BR"})
+    saved = json.loads((tmp_path / "s.json").read_text())
+    assert set(saved["average_ranks"]) == {"mim-br-68632db6", "pmu", "all-features"}
+    assert res["average_ranks"]["mim-br-68632db6"] == 1.0
+    assert mpimg.imread(tmp_path / "cd.png").shape[1] > 300
+
+
+def test_headline_plot_writes_a_figure(tmp_path):
+    png = tmp_path / "headline.png"
+    headline_plot(summary_frame(), "hamming_loss", png, {"mim-br-68632db6": "MIM-BR"})
+    height, width = mpimg.imread(png).shape[:2]
+    assert width >= 3 * 4 * 90 - 10 and height > 200  # three panels side by side
+
+
+def test_summary_page_has_verdicts_datasets_and_figures(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    root = tmp_path / "results" / "x"
+    (root / "tables").mkdir(parents=True)
+    (root / "plots").mkdir()
+    (root / "stats").mkdir()
+    pd.DataFrame([{"claim": "t5", "statement": "HL is 0.009", "source": "Table 5",
+                   "paper": "0.009 (± 0.003)", "ours": "0.0151 (difference +0.0061)",
+                   "verdict": "not reproduced", "note": ""},
+                  {"claim": "llog", "statement": "s", "source": "Table 5",
+                   "paper": "0.016", "ours": "", "verdict": "not checkable here",
+                   "note": "llog: not public"}]).to_csv(
+        root / "tables" / "claims.tsv", sep="\t", index=False)
+    headline_plot(summary_frame(), "hamming_loss", root / "plots" / "headline.png")
+    write_comparison(_summary_file(tmp_path),
+                     "hamming_loss", root / "stats" / "hamming_loss.json",
+                     root / "stats" / "hamming_loss_cd.png")
+    claims = tmp_path / "x.claims.yaml"
+    claims.write_text(yaml.safe_dump({
+        "study": "x", "paper": "A. Author, Title, 2016.", "experiment": "x",
+        "unavailable": {"llog": "not public", "cal500": "not in the table"},
+        "claims": [{"id": "llog", "quantity": {"dataset": "llog"}}]}))
+    files = ["results/x/tables/claims.tsv", "results/x/plots/headline.png",
+             "results/x/stats/hamming_loss_cd.png"]
+    info = summary_info({"x": {"datasets": ["a", "b"], "claims": str(claims),
+                               "description": "d"}}, files)
+    assert info["x"]["unavailable"] == {"llog": "not public"}  # named by a claim
+    write_summary(info, tmp_path / "summary.html")
+    page = (tmp_path / "summary.html").read_text()
+    assert "<table class='claims'>" in page
+    assert "0.009 (± 0.003)" in page and "0.0151 (difference +0.0061)" in page
+    assert "<tr class='not-reproduced'>" in page
+    assert "<b>Ran on:</b> a, b." in page and "llog (not public)" in page
+    assert page.count("src='data:image/png;base64,") == 2
+    assert "1 not reproduced, 1 not checkable here" in page
+
+
+def _summary_file(tmp_path):
+    path = tmp_path / "s.tsv"
+    summary_frame().to_csv(path, sep="\t", index=False)
+    return path
+
+
+@pytest.mark.parametrize("name", ["plot.rst", "cd.rst", "claims.rst", "workflow.rst"])
+def test_report_texts_exist(name):
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "report" / name).read_text()
+    assert len(text.split()) > 20
+
+
+def test_every_report_item_has_a_caption_and_the_workflow_a_description():
+    import re
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    for smk in sorted((repo / "rules").glob("*.smk")):
+        text = smk.read_text()
+        for block in re.findall(r"report\((.*?)\n\s*\)", text, flags=re.S):
+            caption = re.search(r'caption="\.\./(report/[\w.]+\.rst)"', block)
+            assert caption, f"{smk.name}: report item without caption: {block!r}"
+            assert (repo / caption[1]).exists(), caption[1]
+    assert 'report: "report/workflow.rst"' in (repo / "Snakefile").read_text()
