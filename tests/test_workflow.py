@@ -126,6 +126,11 @@ def test_complete_run_outputs(completed):
     assert stab["stability"].between(-1, 1).all()
     runtime = pd.read_csv(completed / "results/tiny/tables/runtime.tsv", sep="\t")
     assert runtime["folds"].tolist() == [2]
+    # The report's opening page; tiny has no claims file, the page says so.
+    page = (completed / "results/summary.html").read_text()
+    assert "<h2 id='summary-tiny'>tiny</h2>" in page
+    assert "No claims file for this experiment." in page
+    assert (completed / "results/tiny/plots/headline.png").stat().st_size > 1000
     assert list((completed / "logs").rglob("*.log"))
     assert list((completed / "benchmarks").rglob("*.tsv"))
 
@@ -291,6 +296,11 @@ def test_every_registered_method_runs_through_the_dag(tmp_path, mirror):
     rr = regression[regression["metric"] == "rrmse"].set_index("n_features")["value"]
     # kNN regression beats predicting the training mean (RRMSE 1) on atp1d.
     assert 0.2 < rr["all"] < 0.9 and 0.2 < rr["5"] < 1.0
+    claims = pd.read_csv(workdir / "results/smoke-classifiers/tables/claims.tsv",
+                         sep="\t", keep_default_na=False)
+    assert claims["verdict"].tolist() == ["reproduced", "not reproduced",
+                                          "not checkable here"]
+    assert claims["ours"][0].startswith("0.198")  # ML-kNN, yeast, all features
     tt = pd.read_csv(workdir / "results/smoke-classifiers/tables/transformations.tsv",
                      sep="\t")
     names = {t.rsplit("-", 1)[0] if t[-9:-8] == "-" else t
@@ -314,6 +324,9 @@ def check_html_report(workdir: Path, mirror: str) -> None:
     assert proc.returncode == 0, proc.stderr
     report = workdir / "report.html"
     assert report.stat().st_size > 100_000
+    # The summary page is the workflow description of the report.
+    text = report.read_text(encoding="utf-8")
+    assert "mlfs-summary" in text and "mlknn-yeast-hamming" in text
     chromium = _chromium()
     try:
         from playwright.sync_api import sync_playwright
@@ -335,6 +348,18 @@ def check_html_report(workdir: Path, mirror: str) -> None:
                     lambda m: errors.append(m.text) if m.type == "error" else None)
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(report.as_uri())
+            # The opening page answers first: the summary with a verdict table
+            # and a CD diagram, on the first screen.
+            table = page.locator("table.claims").first
+            table.wait_for(state="visible")
+            text = table.inner_text()
+            assert "mlknn-yeast-hamming" in text and "not reproduced" in text
+            assert "0.198" in text
+            assert table.bounding_box()["y"] < 900
+            cd = page.locator("img.cd").first
+            cd.wait_for(state="visible")
+            assert cd.bounding_box()["y"] < 900
+            assert cd.evaluate("e => e.naturalWidth") >= 300
             # The datasets table, rendered in the page.
             page.get_by_text("datasets", exact=True).first.click()
             page.locator("tr", has_text="datasets.html").locator(

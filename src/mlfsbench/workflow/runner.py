@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 
 # What a workflow directory holds besides its outputs (see copy_workflow).
-WORKFLOW_FILES = ("Snakefile", "rules", "scripts", "config", "envs")
+WORKFLOW_FILES = ("Snakefile", "rules", "scripts", "config", "envs", "report")
 
 
 def copy_workflow(repo: str | os.PathLike, dest: str | os.PathLike) -> Path:

@@ -25,6 +25,7 @@ from mlfsbench.workflow.io import atomic_path, write_text
 PathLike = str | os.PathLike
 
 STYLE = """
+div.prose:has(.mlfs-summary){max-width:min(1200px,calc(100vw - 2rem))}
 .mlfs-summary{font-family:sans-serif;max-width:1200px}
 .mlfs-summary h2{margin:.8em 0 .2em}
 .mlfs-summary table.claims{border-collapse:collapse;font-size:90%;margin:.4em 0}
