@@ -361,3 +361,11 @@ def test_write_claims_and_cli(tmp_path, capsys):
     assert [r["verdict"] for r in rows] == [REPRODUCED, NOT_REPRODUCED]
     assert main(["claims", str(tmp_path / "none")]) == 1
     assert "claims stage" in capsys.readouterr().err
+
+
+def test_smoke_claims_file_validates():
+    data = load_claims(REPO / "config" / "smoke.claims.yaml")
+    assert [c["rule"] for c in data["claims"]] == ["value", "value", "value"]
+    smoke = yaml.safe_load((REPO / "config" / "smoke.yaml").read_text())
+    assert smoke["experiments"]["smoke-classifiers"]["claims"] == \
+        "config/smoke.claims.yaml"
