@@ -24,7 +24,11 @@ from mlfsbench.workflow.io import atomic_path, write_text
 
 PathLike = str | os.PathLike
 
+# The report's landing view centres its content vertically in a screen-high
+# flex box (a tall page would lose its top) and narrows the description to
+# max-w-lg; the first two rules undo both for the summary.
 STYLE = """
+div.h-screen:has(.mlfs-summary){align-items:flex-start}
 div.prose:has(.mlfs-summary){max-width:min(1200px,calc(100vw - 2rem))}
 .mlfs-summary{font-family:sans-serif;max-width:1200px}
 .mlfs-summary h2{margin:.8em 0 .2em}
