@@ -369,3 +369,25 @@ def test_smoke_claims_file_validates():
     smoke = yaml.safe_load((REPO / "config" / "smoke.yaml").read_text())
     assert smoke["experiments"]["smoke-classifiers"]["claims"] == \
         "config/smoke.claims.yaml"
+
+
+def test_winner_two_thirds_as_the_sechidis_claims_use_it():
+    # 3 datasets, 'good' wins on two: 2/3 >= 0.66 (the claims file's threshold)
+    s = summary_frame()
+    extra = s[s["dataset"] == "b"].copy()
+    extra["dataset"] = "c"
+    res = Results("nowhere", summary=pd.concat([s, extra], ignore_index=True))
+    q = {"metric": "hamming_loss", "methods": ["good", "mid", "bad"],
+         "n_features": 1}
+    data = load_claims(REPO / "config" / "papers" / "sechidis2019.claims.yaml")
+    threshold = next(c["min_fraction"] for c in data["claims"]
+                     if c["id"] == "t2a-hamming-winners")
+    row = verdict(claim("winner", quantity=q, paper="good",
+                        min_fraction=threshold), res)
+    assert row["ours"].startswith("winner agrees on 1 of 3")
+    assert row["verdict"] == NOT_REPRODUCED
+    row = verdict(claim("winner", quantity=q, paper={"a": "good", "b": "mid",
+                                                     "c": "good"},
+                        min_fraction=threshold), res)
+    assert row["ours"].startswith("winner agrees on 2 of 3")
+    assert row["verdict"] == REPRODUCED
