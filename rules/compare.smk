@@ -49,6 +49,8 @@ rule ranks:
     resources:
         mem_mb=500,
         runtime=10,
+    params:
+        labels=labels,
     script:
         "../scripts/ranks.py"
 

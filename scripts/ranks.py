@@ -4,11 +4,12 @@ from mlfsbench.workflow.compare import ranks_table
 from mlfsbench.workflow.logutil import log_to
 
 
-def main(paths, out, html_out):
-    ranks_table(paths, out, html_out)
+def main(paths, out, html_out, labels=None):
+    ranks_table(paths, out, html_out, labels)
 
 
 if __name__ == "__main__":
     smk = snakemake  # noqa: F821 (injected by Snakemake)
     with log_to(smk.log[0]):
-        main(list(smk.input.stats), smk.output.table, smk.output.html)
+        main(list(smk.input.stats), smk.output.table, smk.output.html,
+             dict(smk.params.labels))

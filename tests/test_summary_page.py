@@ -124,3 +124,16 @@ def test_every_report_item_has_a_caption_and_the_workflow_a_description():
             assert caption, f"{smk.name}: report item without caption: {block!r}"
             assert (repo / caption[1]).exists(), caption[1]
     assert 'report: "report/workflow.rst"' in (repo / "Snakefile").read_text()
+
+
+def test_ranks_html_shows_labels_tsv_keeps_identifiers(tmp_path):
+    from mlfsbench.workflow.compare import ranks_table
+
+    path = _summary_file(tmp_path)
+    write_comparison(path, "hamming_loss", tmp_path / "h.json", tmp_path / "cd.png")
+    table = ranks_table([tmp_path / "h.json"], tmp_path / "r.tsv",
+                        tmp_path / "r.html", {"mim-br-68632db6": "MIM-BR"})
+    assert "rank:mim-br-68632db6" in table.columns
+    assert "rank:mim-br-68632db6" in (tmp_path / "r.tsv").read_text()
+    page = (tmp_path / "r.html").read_text()
+    assert "rank:MIM-BR" in page and "68632db6" not in page

@@ -234,8 +234,12 @@ def _save(fig, path: PathLike) -> None:
 
 
 def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
-                html_out: PathLike | None = None) -> pd.DataFrame:
-    """One row per metric: average ranks, Friedman p and Iman-Davenport F."""
+                html_out: PathLike | None = None,
+                labels: dict[str, str] | None = None) -> pd.DataFrame:
+    """One row per metric: average ranks, Friedman p and Iman-Davenport F.
+
+    The TSV names methods by identifier; the HTML by ``labels``.
+    """
     rows = []
     for path in json_paths:
         with open(path, encoding="utf-8") as fh:
@@ -263,7 +267,10 @@ def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
     table = pd.DataFrame(rows).sort_values("metric", kind="mergesort")
     write_text(out, format_table(table.reset_index(drop=True)))
     if html_out is not None:
-        write_html_table(table, html_out, "Average ranks and tests per metric")
+        shown = table.rename(columns={
+            c: f"rank:{display_name(c[5:], labels)}" for c in table.columns
+            if c.startswith("rank:")})
+        write_html_table(shown, html_out, "Average ranks and tests per metric")
     return table
 
 
