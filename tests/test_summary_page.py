@@ -96,6 +96,12 @@ def test_summary_page_has_verdicts_datasets_and_figures(tmp_path, monkeypatch):
     assert "<b>Ran on:</b> a, b." in page and "llog (not public)" in page
     assert page.count("src='data:image/png;base64,") == 2
     assert "1 not reproduced, 1 not checkable here" in page
+    # a study with verdicts comes before one without
+    info["a-first"] = {"datasets": ["a"], "claims": None}
+    write_summary({"a-first": info["a-first"], "x": info["x"]},
+                  tmp_path / "summary.html")
+    page = (tmp_path / "summary.html").read_text()
+    assert page.index("id='summary-x'") < page.index("id='summary-a-first'")
 
 
 def _summary_file(tmp_path):

@@ -106,12 +106,15 @@ def experiment_section(name: str, info: Mapping[str, Any]) -> str:
 
 def write_summary(experiments: Mapping[str, Mapping[str, Any]],
                   out: PathLike) -> None:
-    """``results/summary.html``: every experiment's section, in config order.
+    """``results/summary.html``: every experiment's section, those with
+    verdicts first (in config order), then the others.
 
     ``experiments`` maps a name to ``paper``, ``description``, ``datasets``,
     ``unavailable`` (dataset -> reason), ``claims`` (path of claims.tsv or
     None), ``cd`` (PNG paths) and ``headline`` (PNG path or None).
     """
+    experiments = dict(sorted(experiments.items(),
+                              key=lambda item: item[1].get("claims") is None))
     toc = " · ".join(f"<a href='#summary-{html.escape(n)}'>{html.escape(n)}</a>"
                      for n in experiments)
     body = "".join(experiment_section(n, i) for n, i in experiments.items())
