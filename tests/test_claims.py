@@ -391,3 +391,17 @@ def test_winner_two_thirds_as_the_sechidis_claims_use_it():
                         min_fraction=threshold), res)
     assert row["ours"].startswith("winner agrees on 2 of 3")
     assert row["verdict"] == REPRODUCED
+
+
+def test_average_rank_among_a_subset_recomputes_the_statistics(results):
+    # At K = 2 all features (0.15, 0.16) beat mid (0.20, 0.21) on both
+    # datasets: among mid, bad and all features, all-features ranks first.
+    q = {"metric": "hamming_loss", "best": "mid",
+         "among": ["mid", "bad", "all-features"], "n_features": 2}
+    row = verdict(claim("average_rank", quantity=q), results)
+    assert row["verdict"] == NOT_REPRODUCED
+    assert row["ours"].startswith("hamming_loss: first: all-features 1.00")
+    q = {**q, "among": ["mid", "bad"]}
+    row = verdict(claim("average_rank", quantity=q), results)
+    assert row["verdict"] == REPRODUCED
+    assert "(N = 2)" in row["ours"]

@@ -35,7 +35,9 @@ The rules (``rule:`` of a claim):
     K); share of cells at least ``min_fraction``.
 ``average_rank``
     from the statistics of each metric: ``best`` has the lowest average rank,
-    or every ``better`` method ranks above every ``worse`` one.
+    or every ``better`` method ranks above every ``worse`` one. ``among``
+    recomputes the statistics on those methods only (at ``n_features``), for
+    a figure that compares a subset of the experiment's methods.
 ``significance``
     Bonferroni-Dunn or Nemenyi (``test``): ``method`` against each of
     ``others`` is ``better`` (average ranks further apart than the CD, in its
@@ -167,6 +169,22 @@ class Results:
             with open(path, encoding="utf-8") as fh:
                 self._stats[metric] = json.load(fh)
         res = self._stats[metric]
+        if "skipped" in res:
+            raise NotCheckable(f"statistics of {metric} skipped: {res['skipped']}")
+        return res
+
+    def stats_among(self, metric: str, methods: Sequence[str], n_features: Any,
+                    alpha: float = 0.05) -> dict[str, Any]:
+        """The statistics of ``metric`` recomputed with ``methods`` only (a
+        paper's figure comparing a subset of the experiment's methods)."""
+        from mlfsbench.workflow.compare import compare
+
+        ids = {self.method(m) for m in methods}
+        s = self.summary
+        keep = s["selector"].isin(ids)
+        if BASELINE not in ids:
+            keep &= s["n_features"].astype(str) != "all"
+        res = compare(s[keep], metric, n_features=n_features, alpha=alpha)
         if "skipped" in res:
             raise NotCheckable(f"statistics of {metric} skipped: {res['skipped']}")
         return res
@@ -403,7 +421,7 @@ def _rule_average_rank(claim, results):
     q = claim["quantity"]
     held, total, parts = 0, 0, []
     for metric in _metrics(q):
-        res = results.stats(metric)
+        res = _stats(q, metric, results)
         ranks = {m: res["average_ranks"].get(results.method(m))
                  for m in _claim_methods(q)}
         missing = [m for m, r in ranks.items() if r is None]
@@ -425,6 +443,14 @@ def _rule_average_rank(claim, results):
     return held / total >= need - 1e-12, "; ".join(parts), ""
 
 
+def _stats(q, metric, results):
+    """The run's statistics of ``metric``, or, with ``among``, recomputed on
+    those methods at ``n_features`` (default ``mean``)."""
+    if q.get("among"):
+        return results.stats_among(metric, q["among"], q.get("n_features", "mean"))
+    return results.stats(metric)
+
+
 def _claim_methods(q):
     if "best" in q:
         return [q["best"]]
@@ -437,7 +463,7 @@ def _rule_significance(claim, results):
     want = claim["paper"]
     held, total, parts = 0, 0, []
     for metric in _metrics(q):
-        res = results.stats(metric)
+        res = _stats(q, metric, results)
         cd = res[test]["cd"]
         ranks = res["average_ranks"]
         me = results.method(q["method"])
