@@ -128,7 +128,7 @@ def test_complete_run_outputs(completed):
     assert runtime["folds"].tolist() == [2]
     # The report's opening page; tiny has no claims file, the page says so.
     page = (completed / "results/summary.html").read_text()
-    assert "<h2 id='summary-tiny'>tiny</h2>" in page
+    assert "<h2 id='summary-tiny'>Study: tiny</h2>" in page
     assert "No claims file for this experiment." in page
     assert (completed / "results/tiny/plots/headline.png").stat().st_size > 1000
     assert list((completed / "logs").rglob("*.log"))

@@ -72,7 +72,10 @@ def verdict_rows(table: pd.DataFrame) -> str:
 
 def experiment_section(name: str, info: Mapping[str, Any]) -> str:
     """One study's block of the summary page."""
-    parts = [f"<h2 id='summary-{html.escape(name)}'>{html.escape(name)}</h2>"]
+    # Headings and links never read exactly as the experiment's name: the
+    # report's menu has a category of that name.
+    parts = [f"<h2 id='summary-{html.escape(name)}'>Study: {html.escape(name)}"
+             "</h2>"]
     if info.get("paper"):
         parts.append(f"<p><i>{html.escape(info['paper'])}</i></p>")
     if info.get("description"):
@@ -115,8 +118,8 @@ def write_summary(experiments: Mapping[str, Mapping[str, Any]],
     """
     experiments = dict(sorted(experiments.items(),
                               key=lambda item: item[1].get("claims") is None))
-    toc = " · ".join(f"<a href='#summary-{html.escape(n)}'>{html.escape(n)}</a>"
-                     for n in experiments)
+    toc = " · ".join(f"<a href='#summary-{html.escape(n)}'>&darr; {html.escape(n)}"
+                     "</a>" for n in experiments)
     body = "".join(experiment_section(n, i) for n, i in experiments.items())
     write_text(out, f"<div class='mlfs-summary'><style>{STYLE}</style>"
                     f"<p>{toc}</p>{body}</div>\n")
