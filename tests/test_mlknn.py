@@ -17,12 +17,14 @@ from sklearn.exceptions import NotFittedError
 
 from mlfsbench.estimators import registry
 from mlfsbench.estimators.classifiers import MLkNN
+from mlfsbench.estimators.classifiers._base import (
+    minmax_scale_factors,
+    neighbour_label_counts,
+)
 from mlfsbench.estimators.classifiers.mlknn import (
     count_tables,
     drop_self_neighbours,
     likelihood_tables,
-    minmax_scale_factors,
-    neighbour_label_counts,
 )
 
 # --------------------------------------------------------------------------

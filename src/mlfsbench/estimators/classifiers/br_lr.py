@@ -44,12 +44,16 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.special import expit
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
-from sklearn.utils.validation import check_array, check_is_fitted
+from sklearn.utils.validation import check_is_fitted
 
-from mlfsbench.estimators.classifiers.mlknn import _check_n_features, _check_Y
+from mlfsbench.estimators.classifiers._base import (
+    MultiLabelClassifier,
+    check_features,
+    check_labels,
+    check_n_features,
+)
 from mlfsbench.estimators.registry import register
 
 __all__ = ["BRLogisticRegression"]
@@ -59,7 +63,7 @@ _SOLVERS = ("lbfgs", "newton-cg", "newton-cholesky")
 
 
 @register("classifier", "br-lr")
-class BRLogisticRegression(ClassifierMixin, BaseEstimator):
+class BRLogisticRegression(MultiLabelClassifier):
     """Binary relevance logistic regression, threshold 0.5 (Lee & Kim 2016, Sec. 4.1).
 
     Parameters
@@ -115,12 +119,6 @@ class BRLogisticRegression(ClassifierMixin, BaseEstimator):
         self.threshold = threshold
         self.random_state = random_state
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_label = True
-        tags.input_tags.sparse = True
-        return tags
-
     def _check_params(self) -> float:
         """Validate parameters; return scikit-learn's ``C``."""
         penalty = "none" if self.penalty is None else self.penalty
@@ -156,8 +154,8 @@ class BRLogisticRegression(ClassifierMixin, BaseEstimator):
         self
         """
         C = self._check_params()
-        X = check_array(X, accept_sparse="csr", dtype=np.float64)
-        Y = _check_Y(Y, X.shape[0])
+        X = check_features(X)
+        Y = check_labels(Y, X.shape[0])
         n, q = Y.shape
         self.n_features_in_ = X.shape[1]
         self.n_labels_ = q
@@ -193,8 +191,8 @@ class BRLogisticRegression(ClassifierMixin, BaseEstimator):
             Constant labels give exactly 0 or 1.
         """
         check_is_fitted(self, "estimators_")
-        X = check_array(X, accept_sparse="csr", dtype=np.float64)
-        _check_n_features(X, self)
+        X = check_features(X)
+        check_n_features(X, self)
         shape = (X.shape[0], self.n_labels_)
         proba = np.broadcast_to(np.nan_to_num(self.constant_), shape).copy()
         live = np.flatnonzero(np.isnan(self.constant_))

@@ -37,7 +37,7 @@ Choices where the paper is silent (tested in ``tests/test_brknn.py``):
   predictions every call). Ties away from the boundary do not matter.
 - The 0.5 threshold is compared exactly, in integers: ``2 * count >= k``.
 - Features are min-max scaled on the training part when ``scale=True``, with
-  the helpers of :mod:`mlfsbench.estimators.classifiers.mlknn` (Weka's
+  the helpers of :mod:`mlfsbench.estimators.classifiers._base` (Weka's
   ``EuclideanDistance`` normalisation, the default of Mulan's ``BRkNN``);
   distances are Euclidean. Ties in distance among neighbours follow
   scikit-learn's ``NearestNeighbors`` (stable by training index for the
@@ -47,16 +47,16 @@ Choices where the paper is silent (tested in ``tests/test_brknn.py``):
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_array, check_is_fitted
+from sklearn.utils.validation import check_is_fitted
 
-from mlfsbench.estimators.classifiers.mlknn import (
-    _check_k,
-    _check_n_train,
-    _check_scale,
-    _check_Y,
-    _ScaledNeighboursMixin,
+from mlfsbench.estimators.classifiers._base import (
+    MultiLabelClassifier,
+    ScaledNeighboursMixin,
+    check_flag,
+    check_int,
+    check_labels,
+    check_n_train,
     neighbour_label_counts,
 )
 from mlfsbench.estimators.registry import register
@@ -164,7 +164,7 @@ def brknn_b_decisions(counts: np.ndarray, k: int, rng) -> np.ndarray:
 # --------------------------------------------------------------------------
 # Estimators
 # --------------------------------------------------------------------------
-class _BRkNN(_ScaledNeighboursMixin, ClassifierMixin, BaseEstimator):
+class _BRkNN(ScaledNeighboursMixin, MultiLabelClassifier):
     """Shared fit / neighbour search / confidences of BRkNN-a and -b."""
 
     _rule = staticmethod(brknn_a_decisions)
@@ -174,37 +174,26 @@ class _BRkNN(_ScaledNeighboursMixin, ClassifierMixin, BaseEstimator):
         self.scale = scale
         self.random_state = random_state
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_label = True
-        tags.input_tags.sparse = True
-        return tags
+    def _check_params(self) -> None:
+        check_int("k", self.k)
+        check_flag("scale", self.scale)
 
-    def _check_X(self, X):
-        return check_array(X, accept_sparse="csr", dtype=np.float64)
+    def _check_y(self, Y, n_samples: int) -> np.ndarray:
+        Y = check_labels(Y, n_samples)
+        check_n_train(n_samples, self.k, self.k)
+        return Y
 
-    def fit(self, X, Y):
-        """Store the (scaled) training set and index it for neighbour search.
-
-        Parameters
-        ----------
-        X : array-like or scipy.sparse matrix, shape (n_samples, n_features)
-        Y : array-like or scipy.sparse matrix, shape (n_samples, n_labels)
-            0/1 label matrix.
-
-        Returns
-        -------
-        self
-        """
-        _check_k(self.k)
-        _check_scale(self.scale)
-        X = self._check_X(X)
-        Y = _check_Y(Y, X.shape[0])
-        _check_n_train(X.shape[0], self.k, self.k)
+    def _fit_scaled(self, Xs, Y: np.ndarray) -> None:
         self.n_labels_ = Y.shape[1]
-        self._index_neighbours(X, self.k)
+        self._index(Xs)
         self._Y = Y
-        return self
+
+    def _decisions(self, counts: np.ndarray) -> np.ndarray:
+        return self._rule(counts, int(self.k), check_random_state(self.random_state))
+
+    def _predict_scaled(self, Xs):
+        counts = neighbour_label_counts(self._query_neighbours(Xs, self.k), self._Y)
+        return self._decisions(counts), counts / self.k
 
     def neighbour_counts(self, X) -> np.ndarray:
         """Number of the ``k`` nearest training neighbours having each label.
@@ -214,8 +203,8 @@ class _BRkNN(_ScaledNeighboursMixin, ClassifierMixin, BaseEstimator):
         ndarray of int64, shape (n_samples, n_labels)
         """
         check_is_fitted(self, "nn_")
-        indices = self._query_neighbours(self._check_X(X), self.k)
-        return neighbour_label_counts(indices, self._Y)
+        Xs = self._check_query(X)
+        return neighbour_label_counts(self._query_neighbours(Xs, self.k), self._Y)
 
     def predict_proba(self, X) -> np.ndarray:
         """Label confidences: fraction of the ``k`` neighbours having each label.
@@ -233,8 +222,7 @@ class _BRkNN(_ScaledNeighboursMixin, ClassifierMixin, BaseEstimator):
         -------
         ndarray of int64, shape (n_samples, n_labels)
         """
-        counts = self.neighbour_counts(X)
-        return self._rule(counts, int(self.k), check_random_state(self.random_state))
+        return self._decisions(self.neighbour_counts(X))
 
 
 @register("classifier", "brknn-a")

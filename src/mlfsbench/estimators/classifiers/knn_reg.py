@@ -18,7 +18,7 @@ is done.
 Choices (the paper does not say): uniform weights; features min-max scaled on
 the training part when ``scale=True`` (default, the convention of the other
 k-NN learners here;
-:func:`mlfsbench.estimators.classifiers.mlknn.minmax_scale_factors`).
+:func:`mlfsbench.estimators.classifiers._base.minmax_scale_factors`).
 
 Interface note. It is registered as a ``"classifier"`` so the workflow can
 create it by name, but it is a regressor: ``predict`` returns real-valued
@@ -30,15 +30,15 @@ them with :func:`~mlfsbench.evaluation.metrics.rrmse`, not the multi-label measu
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.utils.validation import check_array, check_is_fitted
+from sklearn.utils.validation import check_is_fitted
 
-from mlfsbench.estimators.classifiers.mlknn import (
-    _check_k,
-    _check_n_train,
-    _check_scale,
-    _ScaledNeighboursMixin,
+from mlfsbench.estimators.classifiers._base import (
+    ScaledNeighboursMixin,
+    check_flag,
+    check_int,
+    check_n_train,
+    check_targets,
 )
 from mlfsbench.estimators.registry import register
 
@@ -46,7 +46,7 @@ __all__ = ["KNNRegressor"]
 
 
 @register("classifier", "knn-reg")
-class KNNRegressor(_ScaledNeighboursMixin, RegressorMixin, BaseEstimator):
+class KNNRegressor(ScaledNeighboursMixin, RegressorMixin, BaseEstimator):
     """Multi-target k-NN regression, the mean of the k nearest targets (Sechidis 2019).
 
     Parameters
@@ -86,6 +86,29 @@ class KNNRegressor(_ScaledNeighboursMixin, RegressorMixin, BaseEstimator):
         tags.input_tags.sparse = True
         return tags
 
+    def _check_params(self) -> None:
+        check_int("k", self.k)
+        check_flag("scale", self.scale)
+
+    def _check_y(self, Y, n_samples: int) -> np.ndarray:
+        Y, self._one_target = check_targets(Y, n_samples)
+        check_n_train(n_samples, self.k, self.k)
+        return Y
+
+    def _fit_scaled(self, Xs, Y: np.ndarray) -> None:
+        self.n_targets_ = Y.shape[1]
+        self._index(Xs)
+        self._Y = Y
+        self.train_mean_ = Y.mean(axis=0)
+
+    def _mean_targets(self, Xs) -> np.ndarray:
+        pred = self._Y[self._query_neighbours(Xs, self.k)].mean(axis=1)
+        return pred[:, 0] if self._one_target else pred
+
+    def _predict_scaled(self, Xs):
+        pred = self._mean_targets(Xs)
+        return pred, pred
+
     def fit(self, X, Y):
         """Store the (scaled) training set.
 
@@ -99,25 +122,7 @@ class KNNRegressor(_ScaledNeighboursMixin, RegressorMixin, BaseEstimator):
         -------
         self
         """
-        _check_k(self.k)
-        _check_scale(self.scale)
-        if Y is None:
-            raise ValueError("KNNRegressor requires y to be passed, but the target y "
-                             "is None")
-        X = check_array(X, accept_sparse="csr", dtype=np.float64)
-        Y = np.asarray(Y.toarray() if sp.issparse(Y) else Y, dtype=np.float64)
-        self._one_target = Y.ndim == 1
-        if Y.ndim == 1:
-            Y = Y[:, np.newaxis]
-        Y = check_array(Y, dtype=np.float64, input_name="Y")
-        if Y.shape[0] != X.shape[0]:
-            raise ValueError(f"X has {X.shape[0]} samples but Y has {Y.shape[0]}")
-        _check_n_train(X.shape[0], self.k, self.k)
-        self.n_targets_ = Y.shape[1]
-        self._index_neighbours(X, self.k)
-        self._Y = Y
-        self.train_mean_ = Y.mean(axis=0)
-        return self
+        return super().fit(X, Y)
 
     def predict(self, X) -> np.ndarray:
         """Mean target values of the ``k`` nearest training instances.
@@ -129,10 +134,7 @@ class KNNRegressor(_ScaledNeighboursMixin, RegressorMixin, BaseEstimator):
             convention).
         """
         check_is_fitted(self, "nn_")
-        X = check_array(X, accept_sparse="csr", dtype=np.float64)
-        indices = self._query_neighbours(X, self.k)
-        pred = self._Y[indices].mean(axis=1)
-        return pred[:, 0] if self._one_target else pred
+        return self._mean_targets(self._check_query(X))
 
     def predict_proba(self, X) -> np.ndarray:
         """The predictions of :meth:`predict` (a regressor has no probabilities).

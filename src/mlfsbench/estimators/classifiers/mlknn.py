@@ -47,23 +47,25 @@ ran):
 from __future__ import annotations
 
 import math
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
-import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.neighbors import NearestNeighbors
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_array, check_is_fitted
+from sklearn.utils.validation import check_is_fitted
 
+from mlfsbench.estimators.classifiers._base import (
+    MultiLabelClassifier,
+    ScaledNeighboursMixin,
+    check_flag,
+    check_int,
+    check_labels,
+    neighbour_label_counts,
+)
 from mlfsbench.estimators.registry import register
 
 __all__ = [
     "MLkNN",
-    "minmax_scale_factors",
-    "apply_minmax_scale",
     "drop_self_neighbours",
-    "neighbour_label_counts",
     "count_tables",
     "prior_probabilities",
     "likelihood_tables",
@@ -71,139 +73,8 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------
-# Validation
+# Pure building blocks (scaling and neighbour counts: classifiers._base)
 # --------------------------------------------------------------------------
-def _check_X(X, *, name: str = "X"):
-    """Return ``X`` as float64 dense array or CSR matrix; reject NaN/inf."""
-    X = check_array(
-        X, accept_sparse="csr", dtype=np.float64, ensure_all_finite=False,
-        input_name=name,
-    )
-    values = X.data if sp.issparse(X) else X
-    if not np.isfinite(values).all():
-        bad = int(np.size(values) - np.isfinite(values).sum())
-        raise ValueError(
-            f"{name} contains {bad} NaN or infinite value(s); ML-kNN needs "
-            "complete numeric features (impute or drop them first)"
-        )
-    return X
-
-
-def _check_Y(Y, n_samples: int) -> np.ndarray:
-    """Return the 0/1 label matrix ``Y`` as a dense int64 array."""
-    Y = np.asarray(Y.toarray() if sp.issparse(Y) else Y)
-    if Y.ndim != 2:
-        raise ValueError(f"Y must be 2-D (n_samples, n_labels), got shape {Y.shape}")
-    if Y.shape[0] != n_samples:
-        raise ValueError(f"X has {n_samples} samples but Y has {Y.shape[0]}")
-    if Y.shape[1] == 0:
-        raise ValueError("Y has no labels (0 columns)")
-    if not np.isin(Y, (0, 1)).all():
-        raise ValueError("Y must contain only 0/1 values")
-    return Y.astype(np.int64)
-
-
-def _check_k(k) -> None:
-    """Reject a neighbour count ``k`` that is not an integer >= 1."""
-    if isinstance(k, bool) or not isinstance(k, Integral) or k < 1:
-        raise ValueError(f"k must be an integer >= 1, got {k!r}")
-
-
-def _check_scale(scale) -> None:
-    """Reject a ``scale`` flag that is not a boolean."""
-    if not isinstance(scale, bool | np.bool_):
-        raise ValueError(f"scale must be True or False, got {scale!r}")
-
-
-def _check_n_train(n_samples: int, needed: int, k: int) -> None:
-    """Reject a training set smaller than the ``needed`` instances of ``k``-NN."""
-    if n_samples < needed:
-        raise ValueError(f"k={k} needs at least {needed} training instances, "
-                         f"got {n_samples}")
-
-
-def _check_n_features(X, estimator) -> None:
-    """Reject query data whose width differs from the fitted ``estimator``'s."""
-    if X.shape[1] != estimator.n_features_in_:
-        raise ValueError(f"X has {X.shape[1]} features but "
-                         f"{type(estimator).__name__} was fitted with "
-                         f"{estimator.n_features_in_}")
-
-
-def _check_params(k, s, scale) -> None:
-    _check_k(k)
-    if isinstance(s, bool) or not isinstance(s, Real) or not (
-        math.isfinite(s) and s > 0
-    ):
-        raise ValueError(
-            f"s must be a finite number > 0 (the smoothing keeps every estimate "
-            f"positive), got {s!r}"
-        )
-    _check_scale(scale)
-
-
-# --------------------------------------------------------------------------
-# Pure building blocks
-# --------------------------------------------------------------------------
-def minmax_scale_factors(X) -> tuple[np.ndarray, np.ndarray]:
-    """Per-feature minimum and inverse range of training features.
-
-    Parameters
-    ----------
-    X : ndarray or scipy.sparse matrix, shape (n_samples, n_features)
-        Training features, finite.
-
-    Returns
-    -------
-    minimum : ndarray, shape (n_features,)
-    inv_range : ndarray, shape (n_features,)
-        ``1 / (max - min)``; 0 for a constant feature, which therefore
-        contributes 0 to every distance (Weka's convention).
-
-    Examples
-    --------
-    >>> lo, inv = minmax_scale_factors(np.array([[0.0, 5.0], [2.0, 5.0]]))
-    >>> lo.tolist(), inv.tolist()
-    ([0.0, 5.0], [0.5, 0.0])
-    """
-    if sp.issparse(X):
-        lo = np.asarray(X.min(axis=0).toarray()).ravel().astype(np.float64)
-        hi = np.asarray(X.max(axis=0).toarray()).ravel().astype(np.float64)
-    else:
-        lo = np.asarray(X, dtype=np.float64).min(axis=0)
-        hi = np.asarray(X, dtype=np.float64).max(axis=0)
-    span = hi - lo
-    inv = np.zeros_like(span)
-    np.divide(1.0, span, out=inv, where=span > 0)
-    return lo, inv
-
-
-def apply_minmax_scale(X, minimum: np.ndarray, inv_range: np.ndarray):
-    """Scale features with training factors from :func:`minmax_scale_factors`.
-
-    Dense input becomes ``(X - minimum) * inv_range``. Sparse input becomes
-    ``X * inv_range`` and stays sparse: the shift by the minimum is omitted
-    because Euclidean distances do not change under a common translation, so
-    the neighbours are the same as with full min-max scaling (and for
-    non-negative sparse data, whose minimum is 0, the result *is* min-max
-    scaling).
-
-    Examples
-    --------
-    >>> X = np.array([[1.0, 3.0], [3.0, 3.0]])
-    >>> apply_minmax_scale(X, *minmax_scale_factors(X)).tolist()
-    [[0.0, 0.0], [1.0, 0.0]]
-    >>> S = sp.csr_matrix(X)
-    >>> apply_minmax_scale(S, *minmax_scale_factors(S)).toarray().tolist()
-    [[0.5, 0.0], [1.5, 0.0]]
-    """
-    if sp.issparse(X):
-        out = sp.csr_matrix(X.multiply(inv_range[np.newaxis, :]), dtype=np.float64)
-        out.eliminate_zeros()
-        return out
-    return (np.asarray(X, dtype=np.float64) - minimum) * inv_range
-
-
 def drop_self_neighbours(indices: np.ndarray) -> np.ndarray:
     """Remove each training instance from its own ``k + 1`` neighbour list.
 
@@ -229,37 +100,6 @@ def drop_self_neighbours(indices: np.ndarray) -> np.ndarray:
     is_self = indices == np.arange(n)[:, np.newaxis]
     is_self[~is_self.any(axis=1), -1] = True
     return indices[~is_self].reshape(n, indices.shape[1] - 1)
-
-
-def neighbour_label_counts(indices: np.ndarray, Y: np.ndarray) -> np.ndarray:
-    """For each query and label, how many of its neighbours have the label.
-
-    Parameters
-    ----------
-    indices : ndarray of int, shape (n_queries, k)
-        Indices of training neighbours.
-    Y : ndarray, shape (n_train, n_labels)
-        Training 0/1 labels.
-
-    Returns
-    -------
-    ndarray of int64, shape (n_queries, n_labels)
-        Values in ``0..k`` (the membership counting vector of Zhang & Zhou,
-        Eq. (1)); computed as a sparse (query x training) adjacency product.
-
-    Examples
-    --------
-    >>> Y = np.array([[1, 0], [1, 1], [0, 1]])
-    >>> neighbour_label_counts(np.array([[0, 1], [1, 2]]), Y).tolist()
-    [[2, 1], [1, 2]]
-    """
-    indices = np.asarray(indices)
-    m, k = indices.shape
-    adjacency = sp.csr_matrix(
-        (np.ones(m * k, dtype=np.int64), indices.ravel(), np.arange(0, m * k + 1, k)),
-        shape=(m, Y.shape[0]),
-    )
-    return np.asarray(adjacency @ np.asarray(Y, dtype=np.int64), dtype=np.int64)
 
 
 def count_tables(counts: np.ndarray, Y: np.ndarray, k: int):
@@ -347,44 +187,10 @@ def _exact_decisions(n_pos, n_neg, kappa1, kappa0, s: float) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------
-# Scaled neighbour search, shared by the k-NN learners
-# --------------------------------------------------------------------------
-class _ScaledNeighboursMixin:
-    """Optional min-max scaling on the training part and a Euclidean index.
-
-    Used by :class:`MLkNN`, :mod:`~mlfsbench.estimators.classifiers.brknn` and
-    :mod:`~mlfsbench.estimators.classifiers.knn_reg`; the estimator has a ``scale``
-    parameter and, once fitted, ``n_features_in_``, ``nn_`` and (when
-    ``scale``) ``feature_min_`` / ``feature_inv_range_``.
-    """
-
-    def _transform(self, X):
-        if not self.scale:
-            return X
-        return apply_minmax_scale(X, self.feature_min_, self.feature_inv_range_)
-
-    def _index_neighbours(self, X, k: int):
-        """Learn the scaling of training ``X``, index it; return the scaled ``X``."""
-        self.n_features_in_ = X.shape[1]
-        if self.scale:
-            self.feature_min_, self.feature_inv_range_ = minmax_scale_factors(X)
-        Xs = self._transform(X)
-        self.nn_ = NearestNeighbors(n_neighbors=int(k), metric="euclidean").fit(Xs)
-        return Xs
-
-    def _query_neighbours(self, X, k: int) -> np.ndarray:
-        """Indices (n_queries, k) of the training neighbours of checked ``X``."""
-        _check_n_features(X, self)
-        return self.nn_.kneighbors(
-            self._transform(X), n_neighbors=int(k), return_distance=False
-        )
-
-
-# --------------------------------------------------------------------------
 # Estimator
 # --------------------------------------------------------------------------
 @register("classifier", "mlknn")
-class MLkNN(_ScaledNeighboursMixin, ClassifierMixin, BaseEstimator):
+class MLkNN(ScaledNeighboursMixin, MultiLabelClassifier):
     """ML-kNN multi-label classifier (Zhang & Zhou, 2007).
 
     See the module docstring for the estimates, the scaling, the exclusion of
@@ -437,44 +243,33 @@ class MLkNN(_ScaledNeighboursMixin, ClassifierMixin, BaseEstimator):
         self.scale = scale
         self.random_state = random_state
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_label = True
-        tags.input_tags.sparse = True
-        return tags
+    # -- the steps shared by fit/predict and predict_path ---------------------
+    def _check_params(self) -> None:
+        check_int("k", self.k)
+        s = self.s
+        if isinstance(s, bool) or not isinstance(s, Real) or not (
+            math.isfinite(s) and s > 0
+        ):
+            raise ValueError(
+                f"s must be a finite number > 0 (the smoothing keeps every estimate "
+                f"positive), got {s!r}"
+            )
+        check_flag("scale", self.scale)
 
-    # -- helpers -----------------------------------------------------------
-    def _query_counts(self, X) -> np.ndarray:
-        """Neighbour label counts ``c`` (n_queries, n_labels) for new data."""
-        check_is_fitted(self, "decision_table_")
-        indices = self._query_neighbours(_check_X(X), self.k)
-        return neighbour_label_counts(indices, self._Y)
+    def _check_y(self, Y, n_samples: int) -> np.ndarray:
+        Y = check_labels(Y, n_samples)
+        k = int(self.k)
+        if n_samples < k + 1:
+            raise ValueError(f"k={k} needs at least k + 1 = {k + 1} training "
+                             f"instances, got {n_samples}")
+        return Y
 
-    # -- API ---------------------------------------------------------------
-    def fit(self, X, Y):
-        """Estimate priors and likelihood tables (Zhang & Zhou, Fig. 1, 1-13).
-
-        Parameters
-        ----------
-        X : array-like or scipy.sparse matrix, shape (n_samples, n_features)
-        Y : array-like or scipy.sparse matrix, shape (n_samples, n_labels)
-            0/1 label matrix.
-
-        Returns
-        -------
-        self
-        """
-        _check_params(self.k, self.s, self.scale)
-        X = _check_X(X)
-        Y = _check_Y(Y, X.shape[0])
+    def _fit_scaled(self, Xs, Y: np.ndarray) -> None:
+        """Tables of Zhang & Zhou, Fig. 1, steps 1-13, from scaled features."""
         n, q = Y.shape
         k, s = int(self.k), float(self.s)
-        if n < k + 1:
-            raise ValueError(
-                f"k={k} needs at least k + 1 = {k + 1} training instances, got {n}"
-            )
         self.n_labels_ = q
-        Xs = self._index_neighbours(X, k)
+        self._index(Xs)
         with_self = self.nn_.kneighbors(Xs, n_neighbors=k + 1, return_distance=False)
         counts = neighbour_label_counts(drop_self_neighbours(with_self), Y)
 
@@ -492,7 +287,45 @@ class MLkNN(_ScaledNeighboursMixin, ClassifierMixin, BaseEstimator):
         confidence[self.decision_table_ == 0] = 0.5
         self.confidence_table_ = confidence
         self._Y = Y
-        return self
+
+    def _counts(self, X) -> np.ndarray:
+        """Neighbour label counts ``c`` (n_queries, n_labels) for new data."""
+        check_is_fitted(self, "decision_table_")
+        Xs = self._check_query(X)
+        return neighbour_label_counts(self._query_neighbours(Xs, self.k), self._Y)
+
+    def _confidences(self, counts: np.ndarray) -> np.ndarray:
+        return np.take_along_axis(self.confidence_table_, counts, axis=0)
+
+    def _decisions(self, counts: np.ndarray) -> np.ndarray:
+        decision = np.take_along_axis(self.decision_table_, counts, axis=0)
+        Y = (decision > 0).astype(np.int64)
+        tied = decision == 0
+        n_tied = int(tied.sum())
+        if n_tied:
+            rng = check_random_state(self.random_state)
+            Y[tied] = rng.randint(0, 2, size=n_tied)
+        return Y
+
+    def _predict_scaled(self, Xs):
+        counts = neighbour_label_counts(self._query_neighbours(Xs, self.k), self._Y)
+        return self._decisions(counts), self._confidences(counts)
+
+    # -- API ---------------------------------------------------------------
+    def fit(self, X, Y):
+        """Estimate priors and likelihood tables (Zhang & Zhou, Fig. 1, 1-13).
+
+        Parameters
+        ----------
+        X : array-like or scipy.sparse matrix, shape (n_samples, n_features)
+        Y : array-like or scipy.sparse matrix, shape (n_samples, n_labels)
+            0/1 label matrix.
+
+        Returns
+        -------
+        self
+        """
+        return super().fit(X, Y)
 
     def predict_proba(self, X) -> np.ndarray:
         """Confidences ``P(H1_l | E_c)`` (Zhang & Zhou, Fig. 1, step 17).
@@ -502,8 +335,7 @@ class MLkNN(_ScaledNeighboursMixin, ClassifierMixin, BaseEstimator):
         ndarray, shape (n_samples, n_labels)
             Not calibrated probabilities; used to rank labels.
         """
-        counts = self._query_counts(X)
-        return np.take_along_axis(self.confidence_table_, counts, axis=0)
+        return self._confidences(self._counts(X))
 
     def predict(self, X) -> np.ndarray:
         """Maximum a posteriori label sets (Zhang & Zhou, Fig. 1, step 16).
@@ -516,12 +348,4 @@ class MLkNN(_ScaledNeighboursMixin, ClassifierMixin, BaseEstimator):
         ndarray of int64, shape (n_samples, n_labels)
             0/1 predictions.
         """
-        counts = self._query_counts(X)
-        decision = np.take_along_axis(self.decision_table_, counts, axis=0)
-        Y = (decision > 0).astype(np.int64)
-        tied = decision == 0
-        n_tied = int(tied.sum())
-        if n_tied:
-            rng = check_random_state(self.random_state)
-            Y[tied] = rng.randint(0, 2, size=n_tied)
-        return Y
+        return self._decisions(self._counts(X))

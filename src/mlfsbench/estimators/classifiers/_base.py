@@ -1,0 +1,419 @@
+"""What the classifiers share: input validation, scaling, the k-NN mixin and the K path.
+
+- Validation (:func:`check_features`, :func:`check_labels`, :func:`check_targets`,
+  :func:`check_int`, :func:`check_flag`, :func:`check_n_train`,
+  :func:`check_n_features`) raises ``ValueError`` with the offending name:
+  lists are accepted, NaN and infinity rejected, a 1-D ``Y`` rejected where a
+  label matrix is required.
+- Min-max scaling on the training part (:func:`minmax_scale_factors`,
+  :func:`apply_minmax_scale`) and the neighbour label counts
+  (:func:`neighbour_label_counts`) of the k-NN learners.
+- :class:`PathMixin` gives every classifier ``predict_path``: the predictions
+  for a sequence of feature subsets (the K grid of the workflow) in one call.
+  Its default is the per-K loop; :class:`ScaledNeighboursMixin` (ML-kNN,
+  BRkNN, k-NN regression) validates and scales the fold once and searches
+  neighbours once per subset, and BR-LR warm-starts its solver along the path.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.neighbors import NearestNeighbors
+from sklearn.utils.validation import check_array
+
+__all__ = [
+    "MultiLabelClassifier",
+    "PathMixin",
+    "ScaledNeighboursMixin",
+    "apply_minmax_scale",
+    "check_features",
+    "check_flag",
+    "check_int",
+    "check_labels",
+    "check_n_features",
+    "check_n_train",
+    "check_targets",
+    "minmax_scale_factors",
+    "neighbour_label_counts",
+]
+
+
+# --------------------------------------------------------------------------
+# Validation
+# --------------------------------------------------------------------------
+def check_features(X, *, name: str = "X"):
+    """Return ``X`` as a float64 dense array or CSR matrix; reject NaN and inf.
+
+    Examples
+    --------
+    >>> check_features([[0, 1], [2, 3]]).dtype
+    dtype('float64')
+    >>> check_features([[0.0, float("nan")]])
+    Traceback (most recent call last):
+    ...
+    ValueError: X contains 1 NaN or infinite value(s); the classifiers need complete numeric features (impute or drop them first)
+    """  # noqa: E501
+    X = check_array(X, accept_sparse="csr", dtype=np.float64,
+                    ensure_all_finite=False, input_name=name)
+    values = X.data if sp.issparse(X) else X
+    finite = np.isfinite(values)
+    if not finite.all():
+        bad = int(finite.size - finite.sum())
+        raise ValueError(
+            f"{name} contains {bad} NaN or infinite value(s); the classifiers "
+            "need complete numeric features (impute or drop them first)"
+        )
+    return X
+
+
+def check_labels(Y, n_samples: int, *, name: str = "Y") -> np.ndarray:
+    """Return the 0/1 label matrix ``Y`` as a dense int64 array.
+
+    Examples
+    --------
+    >>> check_labels([[1, 0], [0, 1]], 2).tolist()
+    [[1, 0], [0, 1]]
+    >>> check_labels([1, 0], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: Y must be 2-D (n_samples, n_labels), got shape (2,)
+    """
+    if Y is None:
+        raise ValueError("this classifier requires y to be passed, but the "
+                         f"target y is None ({name}: a 0/1 label matrix)")
+    Y = np.asarray(Y.toarray() if sp.issparse(Y) else Y)
+    if Y.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (n_samples, n_labels), "
+                         f"got shape {Y.shape}")
+    if Y.shape[0] != n_samples:
+        raise ValueError(f"X has {n_samples} samples but {name} has {Y.shape[0]}")
+    if Y.shape[1] == 0:
+        raise ValueError(f"{name} has no labels (0 columns)")
+    if not np.isin(Y, (0, 1)).all():
+        raise ValueError(f"{name} must contain only 0/1 values")
+    return Y.astype(np.int64)
+
+
+def check_targets(Y, n_samples: int, *, name: str = "Y") -> tuple[np.ndarray, bool]:
+    """Real-valued targets as a finite float64 ``(n, n_targets)`` array.
+
+    A 1-D ``Y`` (one target, scikit-learn's regressor convention) is accepted;
+    the flag returned says so.
+
+    Examples
+    --------
+    >>> Y, one = check_targets([1.0, 2.5], 2)
+    >>> Y.tolist(), one
+    ([[1.0], [2.5]], True)
+    """
+    if Y is None:
+        raise ValueError("this regressor requires y to be passed, but the "
+                         f"target y is None ({name}: real-valued targets)")
+    Y = np.asarray(Y.toarray() if sp.issparse(Y) else Y, dtype=np.float64)
+    one = Y.ndim == 1
+    Y = check_array(Y[:, np.newaxis] if one else Y, dtype=np.float64,
+                    input_name=name)
+    if Y.shape[0] != n_samples:
+        raise ValueError(f"X has {n_samples} samples but {name} has {Y.shape[0]}")
+    return Y, one
+
+
+def check_int(name: str, value, minimum: int = 1) -> int:
+    """``value`` as an int; ``ValueError`` unless an integer ``>= minimum``.
+
+    >>> check_int("k", True)
+    Traceback (most recent call last):
+    ...
+    ValueError: k must be an integer >= 1, got True
+    """
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def check_flag(name: str, value) -> bool:
+    """Reject a flag that is not a boolean."""
+    if not isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def check_n_train(n_samples: int, needed: int, k: int) -> None:
+    """Reject a training set smaller than the ``needed`` instances of ``k``-NN."""
+    if n_samples < needed:
+        raise ValueError(f"k={k} needs at least {needed} training instances, "
+                         f"got {n_samples}")
+
+
+def check_n_features(X, estimator) -> None:
+    """Reject query data whose width differs from the fitted ``estimator``'s."""
+    if X.shape[1] != estimator.n_features_in_:
+        raise ValueError(f"X has {X.shape[1]} features but "
+                         f"{type(estimator).__name__} was fitted with "
+                         f"{estimator.n_features_in_}")
+
+
+# --------------------------------------------------------------------------
+# Scaling and neighbour counts
+# --------------------------------------------------------------------------
+def minmax_scale_factors(X) -> tuple[np.ndarray, np.ndarray]:
+    """Per-feature minimum and inverse range of training features.
+
+    Parameters
+    ----------
+    X : ndarray or scipy.sparse matrix, shape (n_samples, n_features)
+        Training features, finite.
+
+    Returns
+    -------
+    minimum : ndarray, shape (n_features,)
+    inv_range : ndarray, shape (n_features,)
+        ``1 / (max - min)``; 0 for a constant feature, which therefore
+        contributes 0 to every distance (Weka's convention).
+
+    Examples
+    --------
+    >>> lo, inv = minmax_scale_factors(np.array([[0.0, 5.0], [2.0, 5.0]]))
+    >>> lo.tolist(), inv.tolist()
+    ([0.0, 5.0], [0.5, 0.0])
+    """
+    if sp.issparse(X):
+        lo = np.asarray(X.min(axis=0).toarray()).ravel().astype(np.float64)
+        hi = np.asarray(X.max(axis=0).toarray()).ravel().astype(np.float64)
+    else:
+        lo = np.asarray(X, dtype=np.float64).min(axis=0)
+        hi = np.asarray(X, dtype=np.float64).max(axis=0)
+    span = hi - lo
+    inv = np.zeros_like(span)
+    np.divide(1.0, span, out=inv, where=span > 0)
+    return lo, inv
+
+
+def apply_minmax_scale(X, minimum: np.ndarray, inv_range: np.ndarray):
+    """Scale features with training factors from :func:`minmax_scale_factors`.
+
+    Dense input becomes ``(X - minimum) * inv_range``. Sparse input becomes
+    ``X * inv_range`` and stays sparse: the shift by the minimum is omitted
+    because Euclidean distances do not change under a common translation, so
+    the neighbours are the same as with full min-max scaling (and for
+    non-negative sparse data, whose minimum is 0, the result *is* min-max
+    scaling).
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 3.0], [3.0, 3.0]])
+    >>> apply_minmax_scale(X, *minmax_scale_factors(X)).tolist()
+    [[0.0, 0.0], [1.0, 0.0]]
+    >>> S = sp.csr_matrix(X)
+    >>> apply_minmax_scale(S, *minmax_scale_factors(S)).toarray().tolist()
+    [[0.5, 0.0], [1.5, 0.0]]
+    """
+    if sp.issparse(X):
+        out = sp.csr_matrix(X.multiply(inv_range[np.newaxis, :]), dtype=np.float64)
+        out.eliminate_zeros()
+        return out
+    return (np.asarray(X, dtype=np.float64) - minimum) * inv_range
+
+
+def neighbour_label_counts(indices: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    """For each query and label, how many of its neighbours have the label.
+
+    Parameters
+    ----------
+    indices : ndarray of int, shape (n_queries, k)
+        Indices of training neighbours.
+    Y : ndarray, shape (n_train, n_labels)
+        Training 0/1 labels.
+
+    Returns
+    -------
+    ndarray of int64, shape (n_queries, n_labels)
+        Values in ``0..k`` (the membership counting vector of Zhang & Zhou,
+        Eq. (1)); computed as a sparse (query x training) adjacency product.
+
+    Examples
+    --------
+    >>> Y = np.array([[1, 0], [1, 1], [0, 1]])
+    >>> neighbour_label_counts(np.array([[0, 1], [1, 2]]), Y).tolist()
+    [[2, 1], [1, 2]]
+    """
+    indices = np.asarray(indices)
+    m, k = indices.shape
+    adjacency = sp.csr_matrix(
+        (np.ones(m * k, dtype=np.int64), indices.ravel(), np.arange(0, m * k + 1, k)),
+        shape=(m, Y.shape[0]),
+    )
+    return np.asarray(adjacency @ np.asarray(Y, dtype=np.int64), dtype=np.int64)
+
+
+# --------------------------------------------------------------------------
+# The K path
+# --------------------------------------------------------------------------
+class PathMixin:
+    """``predict_path``: predictions for a sequence of feature subsets.
+
+    The default is the plain loop: for each subset a fresh ``clone(self)`` is
+    fitted on those training columns and predicts the same test columns.
+    Subclasses override :meth:`predict_path` to share work across subsets and
+    return the same numbers (exactly for the k-NN learners, within the
+    solver's tolerance for BR-LR).
+    """
+
+    def _path_inputs(self, X_train, X_test, column_sets):
+        """Validated training and test features and column index arrays."""
+        X_train = check_features(X_train, name="X_train")
+        X_test = check_features(X_test, name="X_test")
+        if X_test.shape[1] != X_train.shape[1]:
+            raise ValueError(f"X_test has {X_test.shape[1]} features but X_train "
+                             f"has {X_train.shape[1]}")
+        sets = []
+        for cols in column_sets:
+            cols = np.asarray(cols)
+            if cols.ndim != 1 or cols.size == 0 or not np.issubdtype(
+                cols.dtype, np.integer
+            ):
+                raise ValueError("column_sets must hold non-empty 1-D integer "
+                                 f"index arrays, got {cols!r}")
+            if cols.min() < -X_train.shape[1] or cols.max() >= X_train.shape[1]:
+                raise ValueError(f"column index out of range for "
+                                 f"{X_train.shape[1]} features: {cols!r}")
+            sets.append(cols)
+        return X_train, X_test, sets
+
+    def predict_path(self, X_train, Y_train, X_test, column_sets):
+        """Fit and predict once per feature subset.
+
+        Parameters
+        ----------
+        X_train : array-like or sparse matrix, shape (n_train, n_features)
+        Y_train : array-like, shape (n_train, n_labels)
+        X_test : array-like or sparse matrix, shape (n_test, n_features)
+        column_sets : sequence of 1-D integer arrays
+            Feature columns of each subset (in the workflow
+            ``np.sort(ranking[:k])`` for increasing ``k``).
+
+        Returns
+        -------
+        list of (Y_pred, Y_score)
+            One pair per subset, equal to ``clone(self).fit(X_train[:, cols],
+            Y_train)`` followed by ``predict(X_test[:, cols])`` and
+            ``predict_proba(X_test[:, cols])``. ``self`` is not fitted.
+        """
+        X_train, X_test, sets = self._path_inputs(X_train, X_test, column_sets)
+        out = []
+        for cols in sets:
+            model = clone(self).fit(X_train[:, cols], Y_train)
+            out.append((model.predict(X_test[:, cols]),
+                        model.predict_proba(X_test[:, cols])))
+        return out
+
+
+class MultiLabelClassifier(PathMixin, ClassifierMixin, BaseEstimator):
+    """Base of the multi-label classifiers: tags (multi-label, sparse input)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_label = True
+        tags.input_tags.sparse = True
+        return tags
+
+
+class ScaledNeighboursMixin(PathMixin):
+    """Min-max scaling on the training part, a Euclidean index, the K path.
+
+    For :class:`~mlfsbench.estimators.classifiers.mlknn.MLkNN`,
+    :mod:`~mlfsbench.estimators.classifiers.brknn` and
+    :mod:`~mlfsbench.estimators.classifiers.knn_reg`. The estimator has
+    ``k`` and ``scale`` parameters and implements
+
+    - ``_check_params()``: validate the parameters;
+    - ``_check_y(Y, n_samples)``: validate the training targets;
+    - ``_fit_scaled(Xs, Y)``: fit on scaled training features (calls
+      :meth:`_index`);
+    - ``_predict_scaled(Xs)``: ``(predict, predict_proba)`` of scaled test
+      features from one neighbour search.
+
+    Once fitted: ``n_features_in_``, ``nn_`` and (when ``scale``)
+    ``feature_min_`` / ``feature_inv_range_``.
+    """
+
+    def _transform(self, X):
+        if not self.scale:
+            return X
+        return apply_minmax_scale(X, self.feature_min_, self.feature_inv_range_)
+
+    def _index(self, Xs) -> None:
+        """Index scaled training features for the Euclidean neighbour search."""
+        self.nn_ = NearestNeighbors(n_neighbors=int(self.k), metric="euclidean")
+        self.nn_.fit(Xs)
+
+    def _query_neighbours(self, Xs, k: int) -> np.ndarray:
+        """Indices (n_queries, k) of the training neighbours of scaled ``Xs``."""
+        return self.nn_.kneighbors(Xs, n_neighbors=int(k), return_distance=False)
+
+    def _check_query(self, X):
+        """Checked and scaled query features of a fitted estimator."""
+        X = check_features(X)
+        check_n_features(X, self)
+        return self._transform(X)
+
+    def fit(self, X, Y):
+        """Learn the scaling of training ``X``, index it and fit the model.
+
+        Parameters
+        ----------
+        X : array-like or scipy.sparse matrix, shape (n_samples, n_features)
+        Y : array-like, shape (n_samples, n_labels)
+            Training labels (targets for the regressor).
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        X = check_features(X)
+        Y = self._check_y(Y, X.shape[0])
+        self.n_features_in_ = X.shape[1]
+        if self.scale:
+            self.feature_min_, self.feature_inv_range_ = minmax_scale_factors(X)
+        self._fit_scaled(self._transform(X), Y)
+        return self
+
+    def predict_path(self, X_train, Y_train, X_test, column_sets):
+        """Fit and predict once per feature subset, one neighbour search each.
+
+        Same contract as :meth:`PathMixin.predict_path`, and exactly equal to
+        it: the fold is validated once and scaled once (min-max factors are
+        per column, so a subset's factors are the full ones restricted to it;
+        sparse subsets are scaled per subset, as a fresh fit does); each
+        subset then indexes its training columns, does the searches of one
+        ``fit`` and a single test search shared by ``predict`` and
+        ``predict_proba`` (a per-subset fit does two).
+        """
+        self._check_params()
+        X_train, X_test, sets = self._path_inputs(X_train, X_test, column_sets)
+        Y = self._check_y(Y_train, X_train.shape[0])
+        sparse = sp.issparse(X_train)
+        if self.scale:
+            lo, inv = minmax_scale_factors(X_train)
+        if not sparse:  # elementwise: slicing the scaled fold = scaling a slice
+            if self.scale:
+                X_train = apply_minmax_scale(X_train, lo, inv)
+                X_test = apply_minmax_scale(X_test, lo, inv)
+            X_train, X_test = np.asarray(X_train), np.asarray(X_test)
+        out = []
+        for cols in sets:
+            model = clone(self)
+            model.n_features_in_ = len(cols)
+            Xtr, Xte = X_train[:, cols], X_test[:, cols]
+            if self.scale:
+                model.feature_min_, model.feature_inv_range_ = lo[cols], inv[cols]
+                if sparse:
+                    Xtr, Xte = model._transform(Xtr), model._transform(Xte)
+            model._fit_scaled(Xtr, Y)
+            out.append(model._predict_scaled(Xte))
+        return out
