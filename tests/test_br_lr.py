@@ -45,7 +45,8 @@ def _mle(X, y, C=np.inf):
     return res.x[:-1], res.x[-1]
 
 
-@pytest.mark.parametrize("solver", ["newton-cg", "lbfgs", "newton-cholesky"])
+@pytest.mark.parametrize(
+    "solver", ["batched-lbfgs", "newton-cg", "lbfgs", "newton-cholesky"])
 @pytest.mark.parametrize(("penalty", "C"), [("none", 1.0), (None, 1.0), ("l2", 0.05)])
 def test_coefficients_match_independent_mle(data, penalty, C, solver):
     X, Y, _ = data
@@ -69,11 +70,15 @@ def test_probabilities_and_threshold(data):
     X, Y, X_test = data
     clf = BRLogisticRegression().fit(X, Y)
     proba = clf.predict_proba(X_test)
+    per_label = BRLogisticRegression(solver="lbfgs").fit(X, Y).predict_proba(X_test)
     for label in range(3):
         ref = LogisticRegression(C=np.inf, max_iter=1000)
         ref.fit(X, Y[:, label])
-        np.testing.assert_allclose(proba[:, label], ref.predict_proba(X_test)[:, 1],
-                                   rtol=1e-10)
+        expected = ref.predict_proba(X_test)[:, 1]
+        # solver="lbfgs" is scikit-learn's fit; the batched L-BFGS stops by the
+        # same gradient criterion (tol=1e-4) at another point near the optimum
+        np.testing.assert_allclose(per_label[:, label], expected, rtol=1e-10)
+        np.testing.assert_allclose(proba[:, label], expected, atol=1e-3)
     assert (proba[:, 3] == 0.0).all() and (proba[:, 4] == 1.0).all()
     np.testing.assert_array_equal(clf.predict(X_test), (proba >= 0.5).astype(int))
     strict = BRLogisticRegression(threshold=0.8).fit(X, Y)
@@ -83,7 +88,8 @@ def test_probabilities_and_threshold(data):
 def test_constant_labels_predict_their_constant(data):
     X, Y, X_test = data
     clf = BRLogisticRegression().fit(X, Y)
-    assert clf.estimators_[3] is None and clf.estimators_[4] is None
+    per_label = BRLogisticRegression(solver="lbfgs").fit(X, Y)
+    assert per_label.estimators_[3] is None and per_label.estimators_[4] is None
     assert clf.predict(X_test)[:, 3].sum() == 0
     assert clf.predict(X_test)[:, 4].sum() == len(X_test)
     assert clf.constant_[3] == 0.0 and clf.constant_[4] == 1.0

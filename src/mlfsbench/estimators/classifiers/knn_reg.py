@@ -91,11 +91,13 @@ class KNNRegressor(ScaledNeighboursMixin, RegressorMixin, BaseEstimator):
         check_flag("scale", self.scale)
 
     def _check_y(self, Y, n_samples: int) -> np.ndarray:
-        Y, self._one_target = check_targets(Y, n_samples)
+        Y, one_target = check_targets(Y, n_samples)
         check_n_train(n_samples, self.k, self.k)
-        return Y
+        return Y[:, 0] if one_target else Y
 
     def _fit_scaled(self, Xs, Y: np.ndarray) -> None:
+        self._one_target = Y.ndim == 1
+        Y = Y[:, np.newaxis] if self._one_target else Y
         self.n_targets_ = Y.shape[1]
         self._index(Xs)
         self._Y = Y
