@@ -93,7 +93,13 @@ def check_labels(Y, n_samples: int, *, name: str = "Y") -> np.ndarray:
         raise ValueError(f"X has {n_samples} samples but {name} has {Y.shape[0]}")
     if Y.shape[1] == 0:
         raise ValueError(f"{name} has no labels (0 columns)")
-    if not np.isin(Y, (0, 1)).all():
+    if Y.dtype == bool:
+        binary = True
+    elif np.issubdtype(Y.dtype, np.integer):  # two reductions, no temporaries
+        binary = Y.size == 0 or (Y.min() >= 0 and Y.max() <= 1)
+    else:
+        binary = bool(((Y == 0) | (Y == 1)).all())
+    if not binary:
         raise ValueError(f"{name} must contain only 0/1 values")
     return Y.astype(np.int64)
 

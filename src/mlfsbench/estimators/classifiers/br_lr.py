@@ -76,9 +76,45 @@ def _colsum(A, B) -> np.ndarray:
     return np.einsum("ij,ij->j", A, B)
 
 
-def _loss(Z: np.ndarray, Y: np.ndarray) -> np.ndarray:
-    """Mean logistic loss of each column, ``mean(log(1 + e^z) - y z)``."""
-    return (np.logaddexp(0.0, Z) - Y * Z).mean(axis=0)
+def _with_intercept(X):
+    """``X`` with a column of ones appended (dense array or CSR matrix)."""
+    ones = np.ones((X.shape[0], 1))
+    if sp.issparse(X):
+        return sp.hstack([X, ones], format="csr")
+    return np.hstack([np.asarray(X, dtype=np.float64), ones])
+
+
+def _softplus_sigmoid(Z: np.ndarray):
+    """``log(1 + e^z)`` and ``sigma(z)`` elementwise, from one ``exp``.
+
+    With ``e = exp(-|z|)``: ``log(1 + e^z) = max(z, 0) + log1p(e)``, and
+    ``sigma(z) = 1 / (1 + e)`` for ``z >= 0``, ``e / (1 + e)`` otherwise; no
+    overflow, and cheaper than ``logaddexp`` plus ``expit``.
+    """
+    e = np.abs(Z)
+    np.negative(e, out=e)
+    np.exp(e, out=e)
+    softplus = np.log1p(e)
+    softplus += np.maximum(Z, 0.0)
+    prob = e + 1.0
+    np.reciprocal(prob, out=prob)
+    np.multiply(prob, e, out=prob, where=Z < 0)
+    return softplus, prob
+
+
+def _unique_rows(X):
+    """Distinct rows of dense ``X``, their multiplicities and the row map.
+
+    ``None`` when fewer than a fifth of the rows repeat (continuous data):
+    grouping would not pay for itself.
+    """
+    if sp.issparse(X) or X.shape[0] < 2:
+        return None
+    rows, inverse, counts = np.unique(X, axis=0, return_inverse=True,
+                                      return_counts=True)
+    if rows.shape[0] > 0.8 * X.shape[0]:
+        return None
+    return rows, np.asarray(inverse).ravel(), counts.astype(np.float64)
 
 
 def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
@@ -125,31 +161,47 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
     """
     n, d = X.shape
     q = Y.shape[1]
-    if sp.issparse(X):
-        X1 = sp.hstack([X, np.ones((n, 1))], format="csr")
-        X1T = X1.T.tocsr()
-    else:
-        X1 = np.hstack([np.asarray(X, dtype=np.float64), np.ones((n, 1))])
-        X1T = X1.T
+    Y = np.asarray(Y, dtype=np.float64)
     W = np.zeros((d + 1, q)) if W0 is None else np.array(W0, dtype=np.float64)
     n_iter = np.zeros(q, dtype=np.int64)
     penalised = np.ones((d + 1, 1))
     penalised[-1] = 0.0
+    # sum_i y_il z_il = (X1' Y)_l . w_l: the linear part of the loss, once
+    XtY = np.asarray(_with_intercept(X).T @ Y)
+    groups = _unique_rows(X)
+    if groups is None:  # every row on its own
+        X1, weight, Yg = _with_intercept(X), None, Y
+    else:  # identical rows share z: weight them by their multiplicity
+        rows, inverse, weight = groups
+        X1 = _with_intercept(rows)
+        member = sp.csr_matrix((np.ones(n), (inverse, np.arange(n))),
+                               shape=(rows.shape[0], n))
+        Yg = np.asarray(member @ Y)  # positives per distinct row
+    X1T = X1.T.tocsr() if sp.issparse(X1) else X1.T
 
-    def gradient(Z, Yw, Ww):
-        R = expit(Z) - Yw
-        return np.asarray(X1T @ R) / n + l2 * penalised * Ww
-
-    def objective(Z, Yw, Ww):
-        return _loss(Z, Yw) + 0.5 * l2 * _colsum(Ww[:-1], Ww[:-1])
+    def evaluate(Z, Yw, XtYw, Ww, gradient=True):
+        softplus, prob = _softplus_sigmoid(Z)
+        total = softplus.sum(axis=0) if weight is None else weight @ softplus
+        loss = (total - _colsum(XtYw, Ww)) / n
+        if l2:
+            loss += 0.5 * l2 * _colsum(Ww[:-1], Ww[:-1])
+        if not gradient:
+            return loss
+        if weight is not None:
+            prob *= weight[:, np.newaxis]
+        prob -= Yw
+        G = np.asarray(X1T @ prob)
+        G /= n
+        if l2:
+            G += l2 * penalised * Ww
+        return loss, G
 
     # working set: the labels still running, compacted as labels stop
     idx = np.arange(q)
-    Yw = np.asarray(Y, dtype=np.float64)
+    Yw, XtYw = Yg, XtY
     Ww = W.copy()
     Z = np.asarray(X1 @ Ww)
-    f = objective(Z, Yw, Ww)
-    G = gradient(Z, Yw, Ww)
+    f, G = evaluate(Z, Yw, XtYw, Ww)
     S = np.zeros((_MEMORY, d + 1, q))
     Yh = np.zeros((_MEMORY, d + 1, q))
     rho = np.zeros((_MEMORY, q))
@@ -159,19 +211,22 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
     running = np.abs(G).max(axis=0) > tol
     it = 0
     while it < max_iter:
-        if not running.all():  # write back the stopped labels, compact
+        if running.sum() < 0.9 * idx.size:  # write back stopped labels, compact
             done = ~running
             W[:, idx[done]] = Ww[:, done]
             keep = np.flatnonzero(running)
             if keep.size == 0:
                 break
-            idx, Yw, Ww, Z, f, G = (idx[keep], Yw[:, keep], Ww[:, keep],
-                                    Z[:, keep], f[keep], G[:, keep])
+            idx, Yw, XtYw, Ww, Z = (idx[keep], Yw[:, keep], XtYw[:, keep],
+                                    Ww[:, keep], Z[:, keep])
+            f, G = f[keep], G[:, keep]
             S, Yh, rho = S[:, :, keep], Yh[:, :, keep], rho[:, keep]
             gamma, first = gamma[keep], first[keep]
             running = running[keep]
+        if not running.any():
+            break
         it += 1
-        n_iter[idx] += 1
+        n_iter[idx[running]] += 1
         # two-loop recursion, every label with its own pairs
         P = G.copy()
         alpha = np.zeros((_MEMORY, idx.size))
@@ -191,33 +246,45 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
             gamma[bad] = 1.0
             first |= bad
             slope = _colsum(G, P)
-        step = np.ones(idx.size)
+        P[:, ~running] = 0.0  # stopped labels wait for the next compaction
+        step = np.where(running, 1.0, 0.0)
         norm = np.sqrt(_colsum(P, P))
-        step[first] = np.minimum(1.0, 1.0 / np.maximum(norm[first], 1e-300))
-        # backtracking line search (Armijo), quadratic interpolation
+        short = first & running
+        step[short] = np.minimum(1.0, 1.0 / np.maximum(norm[short], 1e-300))
+        # first trial for every label at once, then backtracking (Armijo,
+        # quadratic interpolation) for the few that need it
         ZP = np.asarray(X1 @ P)
-        trial = np.arange(idx.size)
-        f_new = f.copy()
-        accepted = np.zeros(idx.size, dtype=bool)
+        tried = step.copy()
+        Z_new = Z + step * ZP
+        W_new = Ww + step * P
+        f_new, G_new = evaluate(Z_new, Yw, XtYw, W_new)
+        ok = f_new <= f + 1e-4 * step * slope
+        ok |= ~running
+        retry = np.flatnonzero(~ok)
         for _ in range(_MAXLS):
-            t = step[trial]
-            Zt = Z[:, trial] + t * ZP[:, trial]
-            Wt = Ww[:, trial] + t * P[:, trial]
-            ft = objective(Zt, Yw[:, trial], Wt)
-            ok = ft <= f[trial] + 1e-4 * t * slope[trial]
-            f_new[trial[ok]] = ft[ok]
-            accepted[trial[ok]] = True
-            trial, t, ft = trial[~ok], t[~ok], ft[~ok]
-            if trial.size == 0:
+            if retry.size == 0:
                 break
-            curv = ft - f[trial] - slope[trial] * t
-            shrink = np.where(curv > 0, -slope[trial] * t / (2 * curv), 0.5)
-            step[trial] = t * np.clip(shrink, 0.1, 0.5)
-        step[~accepted] = 0.0
-        S_new = step * P
-        Ww = Ww + S_new
-        Z = Z + step * ZP
-        G_new = gradient(Z, Yw, Ww)
+            t = step[retry]
+            curv = f_new[retry] - f[retry] - slope[retry] * t
+            shrink = np.where(curv > 0, -slope[retry] * t / (2 * curv), 0.5)
+            t = t * np.clip(shrink, 0.1, 0.5)
+            step[retry] = t
+            ft = evaluate(Z[:, retry] + t * ZP[:, retry], Yw[:, retry],
+                          XtYw[:, retry], Ww[:, retry] + t * P[:, retry],
+                          gradient=False)
+            f_new[retry] = ft
+            good = ft <= f[retry] + 1e-4 * t * slope[retry]
+            ok[retry[good]] = True
+            retry = retry[~good]
+        failed = ~ok
+        step[failed] = 0.0
+        redo = np.flatnonzero(step != tried)
+        if redo.size:  # labels whose accepted step differs from the first trial
+            Z_new[:, redo] = Z[:, redo] + step[redo] * ZP[:, redo]
+            W_new[:, redo] = Ww[:, redo] + step[redo] * P[:, redo]
+            f_new[redo], G_new[:, redo] = evaluate(
+                Z_new[:, redo], Yw[:, redo], XtYw[:, redo], W_new[:, redo])
+        S_new = W_new - Ww
         Y_new = G_new - G
         sy, yy = _colsum(S_new, Y_new), _colsum(Y_new, Y_new)
         valid = sy > np.finfo(float).eps * yy
@@ -227,9 +294,10 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
         rho[slot] = np.where(valid, 1.0 / np.where(valid, sy, 1.0), 0.0)
         gamma = np.where(valid, sy / np.where(valid, yy, 1.0), gamma)
         first &= ~valid
-        decrease = (f - f_new) / np.maximum(np.maximum(np.abs(f), np.abs(f_new)), 1.0)
-        f, G = f_new, G_new
-        running = (accepted & (np.abs(G).max(axis=0) > tol) & (decrease > _FTOL))
+        scale = np.maximum(np.maximum(np.abs(f), np.abs(f_new)), 1.0)
+        decrease = (f - f_new) / scale
+        Ww, Z, f, G = W_new, Z_new, f_new, G_new
+        running &= ~failed & (np.abs(G).max(axis=0) > tol) & (decrease > _FTOL)
     W[:, idx] = Ww
     return W, n_iter
 

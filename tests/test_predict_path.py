@@ -1,0 +1,210 @@
+"""``predict_path``: every classifier over a K grid in one call.
+
+The contract: one ``(Y_pred, Y_score)`` pair per column set, equal to a fresh
+``clone(clf).fit(X_train[:, cols], Y_train)`` then ``predict`` and
+``predict_proba`` of ``X_test[:, cols]``: exactly for the k-NN learners (which
+search neighbours once per set), within the solver's tolerance for BR-LR
+(warm-started along the path).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.base import clone
+from sklearn.neighbors import NearestNeighbors
+
+from mlfsbench.data import load_mulan
+from mlfsbench.estimators import registry
+from mlfsbench.estimators.classifiers import br_lr
+from mlfsbench.estimators.classifiers.br_lr import BRLogisticRegression
+
+KNN = {
+    "mlknn": {"k": 7},
+    "brknn-a": {"k": 5},
+    "brknn-b": {"k": 5},
+    "knn-reg": {"k": 4},
+}
+
+
+def _per_k_loop(clf, X_train, Y_train, X_test, sets):
+    """Today's classify loop: a fresh fit per column set."""
+    out = []
+    for cols in sets:
+        model = clone(clf).fit(X_train[:, cols], Y_train)
+        out.append((model.predict(X_test[:, cols]),
+                    model.predict_proba(X_test[:, cols])))
+    return out
+
+
+def _load(shared_datasets, name):
+    folder = shared_datasets / "multi-label" / name
+    return load_mulan([folder / f"{name}.arff"], folder / f"{name}.xml", name=name)
+
+
+@pytest.fixture(scope="module")
+def yeast_fold(shared_datasets):
+    """Yeast, 300 training and 200 test rows, rounded to one decimal (ties)."""
+    ds = _load(shared_datasets, "yeast")
+    X = np.round(np.asarray(ds.X, dtype=float), 1)
+    rng = np.random.RandomState(0)
+    rows = rng.permutation(X.shape[0])
+    train, test = rows[:300], rows[300:500]
+    X_train = np.vstack([X[train], X[train[:20]]])  # duplicated training rows
+    Y_train = np.vstack([ds.Y[train], ds.Y[train[:20]]])
+    ranking = rng.permutation(X.shape[1])[:25]
+    sets = [np.sort(ranking[:k]) for k in range(1, 26)]
+    return X_train, Y_train, X[test], sets
+
+
+@pytest.fixture(scope="module")
+def genbase_fold(shared_datasets):
+    """Genbase: sparse binary features, so most distances tie."""
+    ds = _load(shared_datasets, "genbase")
+    X = sp.csr_matrix(ds.X, dtype=float)
+    rng = np.random.RandomState(1)
+    rows = rng.permutation(X.shape[0])
+    train, test = rows[:400], rows[400:]
+    ranking = np.argsort(-np.asarray(X[train].sum(axis=0)).ravel(), kind="stable")
+    sets = [np.sort(ranking[:k]) for k in (1, 2, 3, 5, 8, 13, 21, 34)]
+    return X[train], ds.Y[train], X[test], sets
+
+
+def _has_distance_ties(X_train, X_query, cols, k):
+    """Some query has its k-th and (k+1)-th nearest at the same distance."""
+    Xtr = X_train[:, cols].toarray() if sp.issparse(X_train) else X_train[:, cols]
+    Xq = X_query[:, cols].toarray() if sp.issparse(X_query) else X_query[:, cols]
+    d = np.sort(((Xq[:, None, :] - Xtr[None, :, :]) ** 2).sum(axis=2), axis=1)
+    return bool((d[:, k - 1] == d[:, k]).any())
+
+
+@pytest.mark.parametrize("name", sorted(KNN))
+@pytest.mark.parametrize("fold", ["yeast_fold", "genbase_fold"])
+def test_knn_path_equals_per_k_loop_exactly(name, fold, request):
+    X_train, Y_train, X_test, sets = request.getfixturevalue(fold)
+    if name == "knn-reg":
+        Y_train = Y_train * np.linspace(0.5, 3.0, Y_train.shape[1])  # real targets
+    clf = registry.create("classifier", name, KNN[name], random_state=3)
+    assert _has_distance_ties(X_train, X_test, sets[3], clf.k)
+    expected = _per_k_loop(clf, X_train, Y_train, X_test, sets)
+    got = clf.predict_path(X_train, Y_train, X_test, sets)
+    assert len(got) == len(sets)
+    for (pred, score), (ref_pred, ref_score) in zip(got, expected, strict=True):
+        assert_array_equal(pred, ref_pred)
+        assert_array_equal(score, ref_score)
+    assert not hasattr(clf, "nn_")  # the path leaves the estimator unfitted
+
+
+def test_mlknn_path_with_a_generator_seed(yeast_fold):
+    """A RandomState seed: each set's coin starts from the seed's state, as a
+    fresh clone's does (clone copies the generator)."""
+    X_train, Y_train, X_test, sets = yeast_fold
+    clf = registry.create("classifier", "mlknn", {"k": 7},
+                          random_state=np.random.RandomState(5))
+    expected = _per_k_loop(clf, X_train, Y_train, X_test, sets[:6])
+    got = clf.predict_path(X_train, Y_train, X_test, sets[:6])
+    for (pred, _), (ref_pred, _) in zip(got, expected, strict=True):
+        assert_array_equal(pred, ref_pred)
+
+
+@pytest.fixture
+def count_searches(monkeypatch):
+    """Count NearestNeighbors.kneighbors calls."""
+    calls = []
+    original = NearestNeighbors.kneighbors
+
+    def counted(self, *args, **kwargs):
+        calls.append(1)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(NearestNeighbors, "kneighbors", counted)
+    return calls
+
+
+@pytest.mark.parametrize(("name", "per_fit", "per_set"),
+                         [("mlknn", 3, 2), ("brknn-a", 2, 1), ("brknn-b", 2, 1),
+                          ("knn-reg", 2, 1)])
+def test_one_test_search_per_set(yeast_fold, count_searches, name, per_fit, per_set):
+    """ML-kNN's per-K fit searched the training part, then predict and
+    predict_proba each searched the test part again; the path searches the
+    test part once."""
+    X_train, Y_train, X_test, sets = yeast_fold
+    clf = registry.create("classifier", name, KNN[name], random_state=0)
+    _per_k_loop(clf, X_train, Y_train, X_test, sets)
+    assert len(count_searches) == per_fit * len(sets)
+    count_searches.clear()
+    clf.predict_path(X_train, Y_train, X_test, sets)
+    assert len(count_searches) == per_set * len(sets)
+
+
+@pytest.mark.parametrize(("penalty", "C"), [("l2", 1.0), ("none", 1.0)])
+def test_br_lr_path_equals_per_k_loop_within_tolerance(yeast_fold, monkeypatch,
+                                                       penalty, C):
+    X_train, Y_train, X_test, sets = yeast_fold
+    if penalty == "none":  # rare labels are separable: no finite optimum
+        Y_train = Y_train[:, Y_train.sum(axis=0) >= 30]
+    clf = BRLogisticRegression(penalty=penalty, C=C, tol=1e-7)
+    expected = _per_k_loop(clf, X_train, Y_train, X_test, sets[::4])
+    starts, iterations = [], []
+    solve = br_lr.fit_logistic_batch
+
+    def recorded(X, Y, W0=None, **kwargs):
+        starts.append(W0 is not None)
+        W, n_iter = solve(X, Y, W0, **kwargs)
+        iterations.append(int(n_iter.sum()))
+        return W, n_iter
+
+    cold = []
+    for cols in sets[::4]:
+        cold.append(int(clone(clf).fit(X_train[:, cols], Y_train).n_iter_.sum()))
+    monkeypatch.setattr(br_lr, "fit_logistic_batch", recorded)
+    got = clf.predict_path(X_train, Y_train, X_test, sets[::4])
+    assert starts == [False] + [True] * (len(starts) - 1)  # warm starts
+    assert sum(iterations[1:]) < sum(cold[1:])
+    for (pred, score), (ref_pred, ref_score) in zip(got, expected, strict=True):
+        assert_allclose(score, ref_score, atol=2e-3)
+        clear = np.abs(ref_score - 0.5) > 2e-3
+        assert_array_equal(pred[clear], ref_pred[clear])
+
+
+def test_br_lr_other_solvers_use_the_per_k_loop(yeast_fold):
+    X_train, Y_train, X_test, sets = yeast_fold
+    clf = BRLogisticRegression(solver="newton-cholesky")
+    expected = _per_k_loop(clf, X_train, Y_train, X_test, sets[:3])
+    got = clf.predict_path(X_train, Y_train, X_test, sets[:3])
+    for (pred, score), (ref_pred, ref_score) in zip(got, expected, strict=True):
+        assert_array_equal(pred, ref_pred)
+        assert_array_equal(score, ref_score)
+
+
+@pytest.mark.parametrize("name", [*sorted(KNN), "br-lr"])
+def test_path_validates_its_inputs(name):
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(30, 4))
+    Y = (rng.uniform(size=(30, 3)) < 0.5).astype(int)
+    clf = registry.create("classifier", name, KNN.get(name, {"k": 3}) if name
+                          != "br-lr" else {}, random_state=0)
+    sets = [np.array([0]), np.array([0, 2])]
+    bad = X.copy()
+    bad[3, 1] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        clf.predict_path(bad, Y, X, sets)
+    with pytest.raises(ValueError, match="NaN"):
+        clf.predict_path(X, Y, bad, sets)
+    with pytest.raises(ValueError, match="features"):
+        clf.predict_path(X, Y, X[:, :3], sets)
+    with pytest.raises(ValueError, match="out of range"):
+        clf.predict_path(X, Y, X, [np.array([4])])
+    with pytest.raises(ValueError, match="column_sets"):
+        clf.predict_path(X, Y, X, [np.array([], dtype=int)])
+    # lists are accepted and give the same numbers as arrays
+    as_lists = clf.predict_path(X.tolist(), Y.tolist(), X.tolist(), sets)
+    as_arrays = clf.predict_path(X, Y, X, sets)
+    for (a, b), (c, d) in zip(as_lists, as_arrays, strict=True):
+        assert_array_equal(a, c)
+        assert_array_equal(b, d)
+    if name != "knn-reg":
+        with pytest.raises(ValueError, match="2-D"):
+            clf.predict_path(X, Y[:, 0], X, sets)
