@@ -44,6 +44,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.linalg import cho_factor, cho_solve
 from scipy.special import expit
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
@@ -196,6 +197,24 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
             G += l2 * penalised * Ww
         return loss, G
 
+    # Preconditioner: at w = 0 with the intercept at the log-odds of the
+    # label's rate pi, every row has p = pi, so the Hessian of label l is
+    # exactly pi_l (1 - pi_l) M with M = X1' X1 / n, shared by all labels.
+    # L-BFGS starts from H0 = M^-1 / (pi (1 - pi)) (a Newton step from that
+    # start) and rescales it as usual (Nocedal & Wright, Eq. 7.20, in the
+    # metric of M); a little ridge keeps M invertible.
+    cw = np.ones(X1.shape[0]) if weight is None else weight
+    M = X1T @ (sp.diags(cw) @ X1) if sp.issparse(X1) else (X1T * cw) @ X1
+    M = np.asarray(M.toarray() if sp.issparse(M) else M) / n
+    M[np.diag_indices_from(M)] += 1e-10 * max(np.trace(M) / (d + 1), 1e-300)
+    if l2:
+        M += l2 * np.diag(penalised.ravel()) / 0.25  # the ridge at p = 1/2
+    factor = cho_factor(M)
+    rate = np.clip(Y.mean(axis=0), 1e-12, 1 - 1e-12)
+    curvature = rate * (1 - rate)
+    if W0 is None:
+        W[-1] = np.log(rate / (1 - rate))
+
     # working set: the labels still running, compacted as labels stop
     idx = np.arange(q)
     Yw, XtYw = Yg, XtY
@@ -205,8 +224,7 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
     S = np.zeros((_MEMORY, d + 1, q))
     Yh = np.zeros((_MEMORY, d + 1, q))
     rho = np.zeros((_MEMORY, q))
-    gamma = np.ones(q)
-    first = np.ones(q, dtype=bool)  # no pair yet: steepest descent, short step
+    gamma = 1.0 / curvature
     slots: list[int] = []  # ring buffer order, oldest first
     running = np.abs(G).max(axis=0) > tol
     it = 0
@@ -221,7 +239,7 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
                                     Ww[:, keep], Z[:, keep])
             f, G = f[keep], G[:, keep]
             S, Yh, rho = S[:, :, keep], Yh[:, :, keep], rho[:, keep]
-            gamma, first = gamma[keep], first[keep]
+            gamma, curvature = gamma[keep], curvature[keep]
             running = running[keep]
         if not running.any():
             break
@@ -233,7 +251,7 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
         for j in reversed(slots):
             alpha[j] = rho[j] * _colsum(S[j], P)
             P -= alpha[j] * Yh[j]
-        P *= gamma
+        P = gamma * cho_solve(factor, P)
         for j in slots:
             beta = rho[j] * _colsum(Yh[j], P)
             P += S[j] * (alpha[j] - beta)
@@ -241,16 +259,12 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
         slope = _colsum(G, P)
         bad = ~(slope < 0)  # not a descent direction: restart that label
         if bad.any():
-            P[:, bad] = -G[:, bad]
+            gamma[bad] = 1.0 / curvature[bad]
+            P[:, bad] = -gamma[bad] * cho_solve(factor, G[:, bad])
             rho[:, bad] = 0.0
-            gamma[bad] = 1.0
-            first |= bad
             slope = _colsum(G, P)
         P[:, ~running] = 0.0  # stopped labels wait for the next compaction
         step = np.where(running, 1.0, 0.0)
-        norm = np.sqrt(_colsum(P, P))
-        short = first & running
-        step[short] = np.minimum(1.0, 1.0 / np.maximum(norm[short], 1e-300))
         # first trial for every label at once, then backtracking (Armijo,
         # quadratic interpolation) for the few that need it
         ZP = np.asarray(X1 @ P)
@@ -286,14 +300,13 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
                 Z_new[:, redo], Yw[:, redo], XtYw[:, redo], W_new[:, redo])
         S_new = W_new - Ww
         Y_new = G_new - G
-        sy, yy = _colsum(S_new, Y_new), _colsum(Y_new, Y_new)
-        valid = sy > np.finfo(float).eps * yy
+        sy, yy = _colsum(S_new, Y_new), _colsum(Y_new, cho_solve(factor, Y_new))
+        valid = sy > np.finfo(float).eps * np.maximum(yy, 0.0)
         slot = len(slots) if len(slots) < _MEMORY else slots.pop(0)
         slots.append(slot)
         S[slot], Yh[slot] = S_new, Y_new
         rho[slot] = np.where(valid, 1.0 / np.where(valid, sy, 1.0), 0.0)
         gamma = np.where(valid, sy / np.where(valid, yy, 1.0), gamma)
-        first &= ~valid
         scale = np.maximum(np.maximum(np.abs(f), np.abs(f_new)), 1.0)
         decrease = (f - f_new) / scale
         Ww, Z, f, G = W_new, Z_new, f_new, G_new

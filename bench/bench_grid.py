@@ -1,0 +1,115 @@
+"""Benchmark: ``predict_path`` over K = 1..50 against today's per-K loop.
+
+One fold (50/50 hold-out, seed 0) of yeast (dense, 103 features) and bibtex
+(sparse binary, 1836 features); the features ranked by a fixed random
+permutation (seed 0), so the column sets ``np.sort(ranking[:k])`` are nested
+as in the workflow. For each classifier:
+
+- **baseline** (named ``per-K loop``): the classify stage's loop before
+  ``predict_path``, a fresh ``clone`` fitted per K, then ``predict`` and
+  ``predict_proba`` (ML-kNN and BRkNN search the test part twice per K);
+- **ours**: one ``predict_path`` call (the k-NN learners validate and scale
+  the fold once and search the test part once per K; BR-LR warm-starts its
+  batched solver from the previous K).
+
+Both run in the same process, one BLAS/OpenMP thread, alternating, best of
+``--repeats``; the script checks that the outputs agree (exactly for the
+k-NN learners; for BR-LR it prints the largest score difference and the
+share of equal predictions) and prints the speed-up per classifier and
+dataset (target >= 2x).
+
+Usage::
+
+    .venv/bin/python bench/bench_grid.py [--shared PATH] [--repeats N]
+        [--datasets yeast bibtex] [--classifiers mlknn brknn-b br-lr] [--kmax 50]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+from _common import add_shared_argument, load_shared
+from sklearn.base import clone
+from threadpoolctl import threadpool_limits
+
+from mlfsbench.estimators import registry
+
+PARAMS = {"mlknn": {"k": 7}, "brknn-a": {"k": 5}, "brknn-b": {"k": 5},
+          "knn-reg": {"k": 10}, "br-lr": {"penalty": "none"}}
+
+
+def per_k_loop(clf, X_train, Y_train, X_test, sets):
+    """The per-K loop of the classify stage: a fresh fit for every K."""
+    out = []
+    for cols in sets:
+        model = clone(clf).fit(X_train[:, cols], Y_train)
+        out.append((model.predict(X_test[:, cols]),
+                    model.predict_proba(X_test[:, cols])))
+    return out
+
+
+def fold(shared, name):
+    """One 50/50 hold-out fold (seed 0) and the nested column sets."""
+    ds = load_shared(shared, name)
+    rng = np.random.RandomState(0)
+    rows = rng.permutation(ds.X.shape[0])
+    half = len(rows) // 2
+    train, test = np.sort(rows[:half]), np.sort(rows[half:])
+    ranking = rng.permutation(ds.X.shape[1])
+    return ds.X[train], ds.Y[train], ds.X[test], ranking
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_shared_argument(parser, "yeast/ and bibtex")
+    parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--kmax", type=int, default=50)
+    parser.add_argument("--datasets", nargs="+", default=["yeast", "bibtex"])
+    parser.add_argument("--classifiers", nargs="+",
+                        default=["mlknn", "brknn-b", "br-lr"])
+    args = parser.parse_args(argv)
+    with threadpool_limits(limits=args.threads):
+        for name in args.datasets:
+            try:
+                X_train, Y_train, X_test, ranking = fold(args.shared, name)
+            except FileNotFoundError as err:
+                print(err, file=sys.stderr)
+                return 1
+            sets = [np.sort(ranking[:k]) for k in range(1, args.kmax + 1)]
+            print(f"{name}: train {X_train.shape}, test {X_test.shape[0]}, "
+                  f"{Y_train.shape[1]} labels, K = 1..{args.kmax}, "
+                  f"{args.threads} thread(s)", flush=True)
+            for clf_name in args.classifiers:
+                _compare(name, clf_name, X_train, Y_train, X_test, sets, args.repeats)
+    return 0
+
+
+def _compare(name, clf_name, X_train, Y_train, X_test, sets, repeats):
+    clf = registry.create("classifier", clf_name, PARAMS.get(clf_name, {}),
+                          random_state=0)
+    best_loop = best_path = np.inf
+    for _ in range(repeats):  # alternate, so a change of load hits both
+        start = time.perf_counter()
+        ref = per_k_loop(clf, X_train, Y_train, X_test, sets)
+        best_loop = min(best_loop, time.perf_counter() - start)
+        start = time.perf_counter()
+        got = clf.predict_path(X_train, Y_train, X_test, sets)
+        best_path = min(best_path, time.perf_counter() - start)
+    exact = all(np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+                for a, b in zip(got, ref, strict=True))
+    diff = max(float(np.abs(a[1] - b[1]).max()) for a, b in zip(got, ref,
+                                                               strict=True))
+    same = np.mean([np.mean(a[0] == b[0]) for a, b in zip(got, ref, strict=True)])
+    print(f"  {clf_name}: per-K loop {best_loop:.2f} s, predict_path "
+          f"{best_path:.2f} s; outputs identical: {exact} (max |score diff| "
+          f"{diff:.2g}, equal predictions {same:.4%})")
+    print(f"speedup {clf_name} predict_path vs per-K loop on {name}: "
+          f"{best_loop / best_path:.2f}x", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
