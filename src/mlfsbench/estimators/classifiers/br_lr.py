@@ -210,9 +210,8 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
     if l2:
         M += l2 * np.diag(penalised.ravel()) / 0.25  # the ridge at p = 1/2
     factor = cho_factor(M)
-    rate = np.clip(Y.mean(axis=0), 1e-12, 1 - 1e-12)
-    curvature = rate * (1 - rate)
     if W0 is None:
+        rate = np.clip(Y.mean(axis=0), 1e-12, 1 - 1e-12)
         W[-1] = np.log(rate / (1 - rate))
 
     # working set: the labels still running, compacted as labels stop
@@ -220,6 +219,11 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
     Yw, XtYw = Yg, XtY
     Ww = W.copy()
     Z = np.asarray(X1 @ Ww)
+    # mean curvature p (1 - p) at the start: pi (1 - pi) from the cold start,
+    # the warm start's own from a previous solution
+    prob = _softplus_sigmoid(Z)[1]
+    curvature = np.maximum(cw @ (prob * (1.0 - prob)) / n, 1e-12)
+    del prob
     f, G = evaluate(Z, Yw, XtYw, Ww)
     S = np.zeros((_MEMORY, d + 1, q))
     Yh = np.zeros((_MEMORY, d + 1, q))
