@@ -429,3 +429,28 @@ def test_skmultilearn_default_counts_self(yeast):
 
     agreement = (ours.predict(X_test) == theirs.predict(Xs_test).toarray()).mean()
     assert 0.9 < agreement < 0.99
+
+
+def test_sparse_search_memory_is_bounded(monkeypatch):
+    """The sparse brute-force search works in blocks of SEARCH_MEMORY_MIB.
+
+    2000 training and 2000 query rows: all distances at once take 32 MB (and
+    scikit-learn's default block is 1 GiB); 4 MiB blocks keep the traced peak
+    of predict_proba far below that, with the same neighbours.
+    """
+    import tracemalloc
+
+    from mlfsbench.estimators.classifiers import _base
+
+    rng = np.random.default_rng(0)
+    X = sp.random(2000, 30, density=0.2, format="csr", random_state=1)
+    Y = (rng.random((2000, 3)) < 0.3).astype(int)
+    clf = MLkNN(k=5, random_state=0).fit(X, Y)
+    expected = clf.predict_proba(X)
+    monkeypatch.setattr(_base, "SEARCH_MEMORY_MIB", 4)
+    tracemalloc.start()
+    got = clf.predict_proba(X)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert_array_equal(got, expected)
+    assert peak < 16 * 2**20

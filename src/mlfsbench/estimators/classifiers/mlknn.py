@@ -270,7 +270,7 @@ class MLkNN(ScaledNeighboursMixin, MultiLabelClassifier):
         k, s = int(self.k), float(self.s)
         self.n_labels_ = q
         self._index(Xs)
-        with_self = self.nn_.kneighbors(Xs, n_neighbors=k + 1, return_distance=False)
+        with_self = self._query_neighbours(Xs, k + 1)
         counts = neighbour_label_counts(drop_self_neighbours(with_self), Y)
 
         self.prior_true_, self.prior_false_ = prior_probabilities(Y, s)
