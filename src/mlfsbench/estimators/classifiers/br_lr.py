@@ -6,10 +6,13 @@ multi-label classifier is binary relevance with a logistic-regression base
 learner ("BRLR") and a confidence threshold of 0.5.
 
 For each label ``l`` a logistic model ``P(y_l = 1 | x) = sigma(w_l . x + b_l)``
-is fitted by (penalised) maximum likelihood with scikit-learn's
-``LogisticRegression`` (L-BFGS by default); ``predict_proba`` returns these
+is fitted by (penalised) maximum likelihood, with the objective of
+scikit-learn's ``LogisticRegression``; ``predict_proba`` returns these
 probabilities and ``predict`` thresholds them: label ``l`` is output when
-``P(y_l = 1 | x) >= threshold``.
+``P(y_l = 1 | x) >= threshold``. By default all labels of a fold are fitted
+at once by :func:`fit_logistic_batch` (a batched L-BFGS whose labels share
+the matrix products, see there); ``solver="lbfgs"`` and the Newton solvers
+fit one scikit-learn model per label.
 
 Choices (tested in ``tests/test_br_lr.py``):
 
@@ -27,7 +30,11 @@ Choices (tested in ``tests/test_br_lr.py``):
   the solver stops after ``max_iter`` iterations (the convergence warning is
   silenced); the thresholded predictions are still those of a separating
   hyperplane.
-- Solver: L-BFGS by default, as in the measurements above. On yeast some
+- Solver: L-BFGS, as in the measurements above; the batched L-BFGS stops
+  by scikit-learn's criteria (largest gradient entry ``<= tol``, relative
+  loss decrease ``<= 64 eps``, ``max_iter``) and gives the same test Hamming
+  loss on the Mulan split of yeast (0.2130) in 6 iterations per label on
+  average instead of 32 (0.26 s against 1.16 s, one thread). On yeast some
   labels are close to separable and the unregularised weights are
   ill-determined (solvers stopping at different points differ by hundreds in
   some weights), yet the predictions barely move: on the Mulan split the test
@@ -132,6 +139,17 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
     L-BFGS does: when its largest gradient entry is ``<= tol``, when its loss
     decreases by less than ``64 eps`` relatively, or after ``max_iter``
     iterations.
+
+    Three things make it cheaper than one scikit-learn fit per label, at the
+    same optimum: identical rows (binary features) are grouped and weighted
+    by their count; the initial inverse Hessian is ``M^-1 / c_l`` with
+    ``M = X1' X1 / n`` (one Cholesky for all labels) and ``c_l`` the mean of
+    ``p (1 - p)`` at the start, exact at the default start (``w = 0``,
+    intercept at the label's log-odds, where every ``p`` is the label's
+    rate), so the first step is a Newton step and the iterations halve
+    (delicious, 50 features: 7.5 per label against 15.6); and the loss and
+    ``sigma`` come from one ``exp`` per entry. Line search: backtracking
+    from step 1 with the Armijo condition (``c1 = 1e-4``).
 
     Parameters
     ----------
