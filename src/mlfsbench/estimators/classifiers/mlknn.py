@@ -311,22 +311,7 @@ class MLkNN(ScaledNeighboursMixin, MultiLabelClassifier):
         counts = neighbour_label_counts(self._query_neighbours(Xs, self.k), self._Y)
         return self._decisions(counts), self._confidences(counts)
 
-    # -- API ---------------------------------------------------------------
-    def fit(self, X, Y):
-        """Estimate priors and likelihood tables (Zhang & Zhou, Fig. 1, 1-13).
-
-        Parameters
-        ----------
-        X : array-like or scipy.sparse matrix, shape (n_samples, n_features)
-        Y : array-like or scipy.sparse matrix, shape (n_samples, n_labels)
-            0/1 label matrix.
-
-        Returns
-        -------
-        self
-        """
-        return super().fit(X, Y)
-
+    # -- API (fit: ScaledNeighboursMixin.fit, then _fit_scaled) ---------------
     def predict_proba(self, X) -> np.ndarray:
         """Confidences ``P(H1_l | E_c)`` (Zhang & Zhou, Fig. 1, step 17).
 
