@@ -158,15 +158,15 @@ def check_n_train(n_samples: int, needed: int, k: int) -> None:
     """Reject a training set smaller than the ``needed`` instances of ``k``-NN."""
     if n_samples < needed:
         raise ValueError(f"k={k} needs at least {needed} training instances, "
-                         f"got {n_samples}")
+                         f"got n_samples={n_samples}")
 
 
 def check_n_features(X, estimator) -> None:
     """Reject query data whose width differs from the fitted ``estimator``'s."""
     if X.shape[1] != estimator.n_features_in_:
-        raise ValueError(f"X has {X.shape[1]} features but "
-                         f"{type(estimator).__name__} was fitted with "
-                         f"{estimator.n_features_in_}")
+        raise ValueError(f"X has {X.shape[1]} features, but "
+                         f"{type(estimator).__name__} is expecting "
+                         f"{estimator.n_features_in_} features as input")
 
 
 # --------------------------------------------------------------------------

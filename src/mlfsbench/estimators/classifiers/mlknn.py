@@ -261,7 +261,7 @@ class MLkNN(ScaledNeighboursMixin, MultiLabelClassifier):
         k = int(self.k)
         if n_samples < k + 1:
             raise ValueError(f"k={k} needs at least k + 1 = {k + 1} training "
-                             f"instances, got {n_samples}")
+                             f"instances, got n_samples={n_samples}")
         return Y
 
     def _fit_scaled(self, Xs, Y: np.ndarray) -> None:
