@@ -131,3 +131,32 @@ def test_registry():
     assert isinstance(clf, BRLogisticRegression)
     assert (clf.penalty, clf.C, clf.random_state) == ("l2", 2.0, 3)
     assert registry.parameters(BRLogisticRegression)["penalty"] == "none"
+
+
+@pytest.mark.parametrize("penalty", ["none", "l2"])
+def test_batched_solver_groups_identical_rows(penalty, monkeypatch):
+    """Binary features repeat rows: the batched solver fits the distinct rows
+    weighted by their counts and reaches scikit-learn's per-label optimum."""
+    from mlfsbench.estimators.classifiers import br_lr
+
+    rng = np.random.RandomState(4)
+    X = (rng.uniform(size=(400, 5)) < 0.4).astype(float)  # <= 32 distinct rows
+    logits = X @ rng.normal(size=(5, 6)) - 0.5
+    Y = (rng.uniform(size=(400, 6)) < expit(logits)).astype(int)
+    grouped = []
+    original = br_lr._unique_rows
+
+    def spy(X):
+        out = original(X)
+        grouped.append(None if out is None else out[0].shape[0])
+        return out
+
+    monkeypatch.setattr(br_lr, "_unique_rows", spy)
+    ours = BRLogisticRegression(penalty=penalty, tol=1e-10).fit(X, Y)
+    assert grouped and grouped[0] <= 32
+    C = np.inf if penalty == "none" else 1.0
+    for label in range(6):
+        ref = LogisticRegression(C=C, tol=1e-10, max_iter=1000).fit(X, Y[:, label])
+        np.testing.assert_allclose(ours.coef_[label], ref.coef_[0], atol=1e-4)
+        np.testing.assert_allclose(ours.intercept_[label], ref.intercept_[0],
+                                   atol=1e-4)

@@ -92,37 +92,39 @@ def _with_intercept(X):
     return np.hstack([np.asarray(X, dtype=np.float64), ones])
 
 
-def _softplus_sigmoid(Z: np.ndarray):
-    """``log(1 + e^z)`` and ``sigma(z)`` elementwise, from one ``exp``.
+def _weighted_loss_sigmoid(Z: np.ndarray, weight: np.ndarray, gradient: bool):
+    """``sum_i weight_i log(1 + e^z_ij)`` per column, and ``sigma(Z)``.
 
-    With ``e = exp(-|z|)``: ``log(1 + e^z) = max(z, 0) + log1p(e)``, and
-    ``sigma(z) = 1 / (1 + e)`` for ``z >= 0``, ``e / (1 + e)`` otherwise; no
-    overflow, and cheaper than ``logaddexp`` plus ``expit``.
+    With ``e = exp(-|z|)``: ``log(1 + e^z) = (z + |z|) / 2 + log1p(e)``, the
+    first part summed by two matrix-vector products; ``sigma(z) = 1 / (1 + e)``
+    for ``z >= 0`` and ``e / (1 + e)`` otherwise. One ``exp`` per entry, no
+    overflow, a few passes over ``Z`` (``logaddexp`` plus ``expit`` take more).
     """
     e = np.abs(Z)
+    total = 0.5 * (weight @ Z + weight @ e)
     np.negative(e, out=e)
     np.exp(e, out=e)
-    softplus = np.log1p(e)
-    softplus += np.maximum(Z, 0.0)
+    total += weight @ np.log1p(e)
+    if not gradient:
+        return total, None
     prob = e + 1.0
     np.reciprocal(prob, out=prob)
     np.multiply(prob, e, out=prob, where=Z < 0)
-    return softplus, prob
+    return total, prob
 
 
 def _unique_rows(X):
-    """Distinct rows of dense ``X``, their multiplicities and the row map.
+    """Distinct rows of dense ``X`` and their multiplicities.
 
     ``None`` when fewer than a fifth of the rows repeat (continuous data):
     grouping would not pay for itself.
     """
     if sp.issparse(X) or X.shape[0] < 2:
         return None
-    rows, inverse, counts = np.unique(X, axis=0, return_inverse=True,
-                                      return_counts=True)
+    rows, counts = np.unique(X, axis=0, return_counts=True)
     if rows.shape[0] > 0.8 * X.shape[0]:
         return None
-    return rows, np.asarray(inverse).ravel(), counts.astype(np.float64)
+    return rows, counts.astype(np.float64)
 
 
 def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
@@ -189,27 +191,26 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
     XtY = np.asarray(_with_intercept(X).T @ Y)
     groups = _unique_rows(X)
     if groups is None:  # every row on its own
-        X1, weight, Yg = _with_intercept(X), None, Y
+        X1, weight = _with_intercept(X), None
     else:  # identical rows share z: weight them by their multiplicity
-        rows, inverse, weight = groups
+        rows, weight = groups
         X1 = _with_intercept(rows)
-        member = sp.csr_matrix((np.ones(n), (inverse, np.arange(n))),
-                               shape=(rows.shape[0], n))
-        Yg = np.asarray(member @ Y)  # positives per distinct row
     X1T = X1.T.tocsr() if sp.issparse(X1) else X1.T
 
-    def evaluate(Z, Yw, XtYw, Ww, gradient=True):
-        softplus, prob = _softplus_sigmoid(Z)
-        total = softplus.sum(axis=0) if weight is None else weight @ softplus
+    cw = np.ones(X1.shape[0]) if weight is None else weight
+    X1Tw = X1T @ sp.diags(cw) if sp.issparse(X1) else X1T * cw
+
+    def evaluate(Z, XtYw, Ww, gradient=True):
+        # mean loss sum_i (log(1 + e^z) - y z) / n and its gradient
+        # X1' (p - y) / n, whose y parts are the constant X1' Y
+        total, prob = _weighted_loss_sigmoid(Z, cw, gradient)
         loss = (total - _colsum(XtYw, Ww)) / n
         if l2:
             loss += 0.5 * l2 * _colsum(Ww[:-1], Ww[:-1])
         if not gradient:
             return loss
-        if weight is not None:
-            prob *= weight[:, np.newaxis]
-        prob -= Yw
-        G = np.asarray(X1T @ prob)
+        G = np.asarray(X1Tw @ prob)
+        G -= XtYw
         G /= n
         if l2:
             G += l2 * penalised * Ww
@@ -221,7 +222,6 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
     # L-BFGS starts from H0 = M^-1 / (pi (1 - pi)) (a Newton step from that
     # start) and rescales it as usual (Nocedal & Wright, Eq. 7.20, in the
     # metric of M); a little ridge keeps M invertible.
-    cw = np.ones(X1.shape[0]) if weight is None else weight
     M = X1T @ (sp.diags(cw) @ X1) if sp.issparse(X1) else (X1T * cw) @ X1
     M = np.asarray(M.toarray() if sp.issparse(M) else M) / n
     M[np.diag_indices_from(M)] += 1e-10 * max(np.trace(M) / (d + 1), 1e-300)
@@ -234,15 +234,15 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
 
     # working set: the labels still running, compacted as labels stop
     idx = np.arange(q)
-    Yw, XtYw = Yg, XtY
+    XtYw = XtY
     Ww = W.copy()
     Z = np.asarray(X1 @ Ww)
     # mean curvature p (1 - p) at the start: pi (1 - pi) from the cold start,
     # the warm start's own from a previous solution
-    prob = _softplus_sigmoid(Z)[1]
+    prob = _weighted_loss_sigmoid(Z, cw, True)[1]
     curvature = np.maximum(cw @ (prob * (1.0 - prob)) / n, 1e-12)
     del prob
-    f, G = evaluate(Z, Yw, XtYw, Ww)
+    f, G = evaluate(Z, XtYw, Ww)
     S = np.zeros((_MEMORY, d + 1, q))
     Yh = np.zeros((_MEMORY, d + 1, q))
     rho = np.zeros((_MEMORY, q))
@@ -257,8 +257,7 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
             keep = np.flatnonzero(running)
             if keep.size == 0:
                 break
-            idx, Yw, XtYw, Ww, Z = (idx[keep], Yw[:, keep], XtYw[:, keep],
-                                    Ww[:, keep], Z[:, keep])
+            idx, XtYw, Ww, Z = idx[keep], XtYw[:, keep], Ww[:, keep], Z[:, keep]
             f, G = f[keep], G[:, keep]
             S, Yh, rho = S[:, :, keep], Yh[:, :, keep], rho[:, keep]
             gamma, curvature = gamma[keep], curvature[keep]
@@ -293,7 +292,7 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
         tried = step.copy()
         Z_new = Z + step * ZP
         W_new = Ww + step * P
-        f_new, G_new = evaluate(Z_new, Yw, XtYw, W_new)
+        f_new, G_new = evaluate(Z_new, XtYw, W_new)
         ok = f_new <= f + 1e-4 * step * slope
         ok |= ~running
         retry = np.flatnonzero(~ok)
@@ -305,9 +304,8 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
             shrink = np.where(curv > 0, -slope[retry] * t / (2 * curv), 0.5)
             t = t * np.clip(shrink, 0.1, 0.5)
             step[retry] = t
-            ft = evaluate(Z[:, retry] + t * ZP[:, retry], Yw[:, retry],
-                          XtYw[:, retry], Ww[:, retry] + t * P[:, retry],
-                          gradient=False)
+            ft = evaluate(Z[:, retry] + t * ZP[:, retry], XtYw[:, retry],
+                          Ww[:, retry] + t * P[:, retry], gradient=False)
             f_new[retry] = ft
             good = ft <= f[retry] + 1e-4 * t * slope[retry]
             ok[retry[good]] = True
@@ -318,8 +316,8 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
         if redo.size:  # labels whose accepted step differs from the first trial
             Z_new[:, redo] = Z[:, redo] + step[redo] * ZP[:, redo]
             W_new[:, redo] = Ww[:, redo] + step[redo] * P[:, redo]
-            f_new[redo], G_new[:, redo] = evaluate(
-                Z_new[:, redo], Yw[:, redo], XtYw[:, redo], W_new[:, redo])
+            f_new[redo], G_new[:, redo] = evaluate(Z_new[:, redo], XtYw[:, redo],
+                                                   W_new[:, redo])
         S_new = W_new - Ww
         Y_new = G_new - G
         sy, yy = _colsum(S_new, Y_new), _colsum(Y_new, cho_solve(factor, Y_new))
