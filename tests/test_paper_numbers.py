@@ -92,5 +92,8 @@ def test_lee2016_baseline_br_lr_all_features(yeast):
         rl.append(ranking_loss(Y[test], model.predict_proba(X[test])))
     assert np.mean(hl) == pytest.approx(0.216, abs=0.01)
     assert np.mean(rl) == pytest.approx(0.184, abs=0.01)
-    assert np.mean(hl) == pytest.approx(0.2088, abs=1e-3)  # measured
-    assert np.mean(rl) == pytest.approx(0.1767, abs=1e-3)
+    # measured with the batched L-BFGS (0.2088 / 0.1767 with scikit-learn's
+    # per-label L-BFGS, which stops farther from the unregularised optimum:
+    # summed training loss 5.675 against 5.666 here and 5.666 at tol=1e-10)
+    assert np.mean(hl) == pytest.approx(0.2089, abs=1e-3)
+    assert np.mean(rl) == pytest.approx(0.1781, abs=1e-3)
