@@ -3,6 +3,9 @@
 Each ``bench_*.py`` measures one of our implementations against a named
 baseline in the same run and prints the ratio; see the scripts' docstrings.
 Usage: ``python bench/run_all.py [--shared PATH] [--only NAME ...]``.
+The slowest are ``bench_grid`` (the per-K loop of ML-kNN, BRkNN-b and BR-LR on
+yeast and bibtex against ``predict_path``) and ``bench_delicious`` (983
+scikit-learn logistic regressions as the baseline): several minutes each.
 """
 
 from __future__ import annotations
