@@ -12,11 +12,12 @@ as in the workflow. For each classifier:
   the fold once and search the test part once per K; BR-LR warm-starts its
   batched solver from the previous K).
 
-Both run in the same process, one BLAS/OpenMP thread, alternating, best of
-``--repeats``; the script checks that the outputs agree (exactly for the
-k-NN learners; for BR-LR it prints the largest score difference and the
-share of equal predictions) and prints the speed-up per classifier and
-dataset (target >= 2x).
+Both run in the same process, one BLAS/OpenMP thread, best of ``--repeats``
+(the order alternates between repeats: loop first, then path first); the
+script checks that the outputs agree (exactly for the k-NN learners; for
+BR-LR it prints the largest score difference and the share of equal
+predictions) and prints the speed-up per classifier and dataset (target
+>= 2x).
 
 Usage::
 
@@ -92,13 +93,15 @@ def _compare(name, clf_name, X_train, Y_train, X_test, sets, repeats):
     clf = registry.create("classifier", clf_name, PARAMS.get(clf_name, {}),
                           random_state=0)
     best_loop = best_path = np.inf
-    for _ in range(repeats):  # alternate, so a change of load hits both
-        start = time.perf_counter()
-        ref = per_k_loop(clf, X_train, Y_train, X_test, sets)
-        best_loop = min(best_loop, time.perf_counter() - start)
-        start = time.perf_counter()
-        got = clf.predict_path(X_train, Y_train, X_test, sets)
-        best_path = min(best_path, time.perf_counter() - start)
+    for i in range(repeats):  # alternate the order, so load changes hit both
+        for run in ("path", "loop") if i % 2 else ("loop", "path"):
+            start = time.perf_counter()
+            if run == "loop":
+                ref = per_k_loop(clf, X_train, Y_train, X_test, sets)
+                best_loop = min(best_loop, time.perf_counter() - start)
+            else:
+                got = clf.predict_path(X_train, Y_train, X_test, sets)
+                best_path = min(best_path, time.perf_counter() - start)
     exact = all(np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
                 for a, b in zip(got, ref, strict=True))
     diff = max(float(np.abs(a[1] - b[1]).max()) for a, b in zip(got, ref,
