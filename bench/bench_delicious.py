@@ -25,7 +25,6 @@ only and extrapolates to all (printed as such).
 from __future__ import annotations
 
 import argparse
-import re
 import resource
 import sys
 import time
@@ -43,42 +42,9 @@ from mlfsbench.evaluation.metrics import hamming_loss
 
 
 def load_delicious(shared):
-    """Features (CSR) and labels of delicious.
-
-    Falls back to reading the sparse ARFF's data section directly when the
-    package's loader rejects the file (labels are its last attributes, as
-    many as the XML names).
-    """
-    try:
-        ds = load_shared(shared, "delicious")
-        return sp.csr_matrix(ds.X, dtype=float), np.asarray(ds.Y, dtype=np.int64)
-    except FileNotFoundError:
-        raise
-    except Exception as err:  # noqa: BLE001 - report and read the file plainly
-        print(f"(package loader: {err}; reading the ARFF data directly)")
-    folder = shared / "multi-label" / "delicious"
-    n_labels = len(re.findall(r"<label\b", (folder / "delicious.xml").read_text(
-        encoding="utf-8")))
-    rows, cols, vals, n_attr, r = [], [], [], 0, 0
-    with open(folder / "delicious.arff", encoding="utf-8") as fh:
-        for line in fh:
-            if line.lower().startswith("@attribute"):
-                n_attr += 1
-            elif line.lower().startswith("@data"):
-                break
-        for line in fh:
-            line = line.strip()
-            if not line or line.startswith("%"):
-                continue
-            for item in filter(None, line.strip("{}").split(",")):
-                c, v = item.split()
-                rows.append(r)
-                cols.append(int(c))
-                vals.append(float(v))
-            r += 1
-    M = sp.csr_matrix((vals, (rows, cols)), shape=(r, n_attr))
-    return M[:, : n_attr - n_labels], M[:, n_attr - n_labels:].toarray().astype(
-        np.int64)
+    """Features (CSR) and 0/1 labels of delicious."""
+    ds = load_shared(shared, "delicious")
+    return sp.csr_matrix(ds.X, dtype=float), np.asarray(ds.Y, dtype=np.int64)
 
 
 def main(argv: list[str] | None = None) -> int:
