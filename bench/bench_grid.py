@@ -33,23 +33,22 @@ import time
 
 import numpy as np
 from _common import add_shared_argument, load_shared
-from sklearn.base import clone
 from threadpoolctl import threadpool_limits
 
 from mlfsbench.estimators import registry
+from mlfsbench.estimators.classifiers._base import PathMixin
 
 PARAMS = {"mlknn": {"k": 7}, "brknn-a": {"k": 5}, "brknn-b": {"k": 5},
           "knn-reg": {"k": 10}, "br-lr": {"penalty": "none"}}
 
 
 def per_k_loop(clf, X_train, Y_train, X_test, sets):
-    """The per-K loop of the classify stage: a fresh fit for every K."""
-    out = []
-    for cols in sets:
-        model = clone(clf).fit(X_train[:, cols], Y_train)
-        out.append((model.predict(X_test[:, cols]),
-                    model.predict_proba(X_test[:, cols])))
-    return out
+    """The per-K loop of the classify stage: a fresh fit for every K.
+
+    That is the default ``PathMixin.predict_path``, which every classifier
+    overrides with its shared-work version.
+    """
+    return PathMixin.predict_path(clf, X_train, Y_train, X_test, sets)
 
 
 def fold(shared, name):

@@ -19,6 +19,7 @@ from sklearn.neighbors import NearestNeighbors
 from mlfsbench.data import load_mulan
 from mlfsbench.estimators import registry
 from mlfsbench.estimators.classifiers import br_lr
+from mlfsbench.estimators.classifiers._base import PathMixin
 from mlfsbench.estimators.classifiers.br_lr import BRLogisticRegression
 
 KNN = {
@@ -30,13 +31,9 @@ KNN = {
 
 
 def _per_k_loop(clf, X_train, Y_train, X_test, sets):
-    """Today's classify loop: a fresh fit per column set."""
-    out = []
-    for cols in sets:
-        model = clone(clf).fit(X_train[:, cols], Y_train)
-        out.append((model.predict(X_test[:, cols]),
-                    model.predict_proba(X_test[:, cols])))
-    return out
+    """Today's classify loop, a fresh ``clone`` fitted per column set: the
+    default ``PathMixin.predict_path`` that the classifiers override."""
+    return PathMixin.predict_path(clf, X_train, Y_train, X_test, sets)
 
 
 def _load(shared_datasets, name):
