@@ -113,18 +113,22 @@ def _weighted_loss_sigmoid(Z: np.ndarray, weight: np.ndarray, gradient: bool):
     return total, prob
 
 
-def _unique_rows(X):
-    """Distinct rows of dense ``X`` and their multiplicities.
+def _unique_rows(X, Y):
+    """Distinct rows of dense ``X`` (sorted), their counts and positives.
 
-    ``None`` when fewer than a fifth of the rows repeat (continuous data):
-    grouping would not pay for itself.
+    Identical rows share ``z``, so the loss weights each distinct row by its
+    count; the positives per distinct row are integer sums, exact in any
+    order. The rows come out in lexicographic order, so the fit does not
+    depend on the order of the training rows. ``None`` for sparse ``X``.
     """
-    if sp.issparse(X) or X.shape[0] < 2:
+    if sp.issparse(X):
         return None
-    rows, counts = np.unique(X, axis=0, return_counts=True)
-    if rows.shape[0] > 0.8 * X.shape[0]:
-        return None
-    return rows, counts.astype(np.float64)
+    rows, inverse, counts = np.unique(X, axis=0, return_inverse=True,
+                                      return_counts=True)
+    member = sp.csr_matrix((np.ones(X.shape[0]), (np.ravel(inverse),
+                                                  np.arange(X.shape[0]))),
+                           shape=(rows.shape[0], X.shape[0]))
+    return rows, counts.astype(np.float64), np.asarray(member @ Y)
 
 
 def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
@@ -188,13 +192,14 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
     penalised = np.ones((d + 1, 1))
     penalised[-1] = 0.0
     # sum_i y_il z_il = (X1' Y)_l . w_l: the linear part of the loss, once
-    XtY = np.asarray(_with_intercept(X).T @ Y)
-    groups = _unique_rows(X)
-    if groups is None:  # every row on its own
+    groups = _unique_rows(X, Y)
+    if groups is None:  # sparse: every row on its own
         X1, weight = _with_intercept(X), None
+        XtY = np.asarray(X1.T @ Y)
     else:  # identical rows share z: weight them by their multiplicity
-        rows, weight = groups
+        rows, weight, positives = groups
         X1 = _with_intercept(rows)
+        XtY = X1.T @ positives
     X1T = X1.T.tocsr() if sp.issparse(X1) else X1.T
 
     cw = np.ones(X1.shape[0]) if weight is None else weight
