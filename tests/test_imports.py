@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import ast
 
-import pytest
-
 from .conftest import REPO_ROOT
 
 PACKAGE = REPO_ROOT / "src" / "mlfsbench"
@@ -30,8 +28,5 @@ def test_no_module_imports_a_private_name_of_another():
     assert outside == []
 
 
-@pytest.mark.xfail(reason="the classifiers import _check_* helpers and "
-                          "_ScaledNeighboursMixin from mlknn.py (issue 12 item 2: "
-                          "classifiers/_base.py, by the classifiers' owner)")
 def test_the_classifiers_import_no_private_name_of_another_module():
     assert private_imports(PACKAGE / "estimators" / "classifiers") == []
