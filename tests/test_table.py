@@ -43,30 +43,74 @@ def _url(name):
 
 
 # -------------------------------------------------------------- shipped table
+MULTI_LABEL = ["bibtex", "emotions", "enron", "genbase", "medical", "scene",
+               "yeast", "cal500", "corel5k", "delicious"]
+MULTI_TARGET = {"atp1d": -6, "atp7d": -6, "oes97": -16, "oes10": -16,
+                "osales": -12}
+# Upstream files of the rows that are not "<name>/<name>{-train,-test,.xml}".
+UPSTREAM = {
+    "cal500": {"arff": "cal500/cal500.arff", "xml": "cal500/cal500.xml"},
+    "corel5k": {"train": "corel5k/Corel5k-train-sparse.arff",
+                "test": "corel5k/Corel5k-test-sparse.arff",
+                "xml": "corel5k/Corel5k.xml"},
+}
+
+
+def _upstream(spec):
+    """``role -> upstream path`` (under ``data/``) of a shipped row."""
+    if spec.name in MULTI_TARGET:
+        return {"arff": f"data/multi-target/{spec.name}.arff"}
+    files = UPSTREAM.get(spec.name) or {
+        role: f"{spec.name}/{spec.name}{suffix}"
+        for role, suffix in [("train", "-train.arff"), ("test", "-test.arff"),
+                             ("xml", ".xml")]}
+    return {role: "data/multi-label/" + path for role, path in files.items()}
+
+
 def test_shipped_table_matches_manifest(shared_datasets):
     specs = read_datasets_table(TABLE)
-    assert [s.name for s in specs] == ["bibtex", "emotions", "enron", "genbase",
-                                       "medical", "scene", "yeast", "atp1d"]
+    assert [s.name for s in specs] == MULTI_LABEL + list(MULTI_TARGET)
     manifest = _manifest(shared_datasets)
-    # The multi-target dataset: one whole file, its last 6 attributes targets.
-    atp1d = specs.pop()
-    assert atp1d.targets == -6 and list(atp1d.files()) == ["arff"]
-    assert atp1d.arff_url == PUBLIC_BASE + "multi-target/atp1d.arff"
-    assert atp1d.arff_sha256 == manifest["data/multi-target/atp1d.arff"]
     for spec in specs:
-        assert spec.targets is None
-        assert spec.arff_url is None and spec.arff_sha256 is None
+        # Multi-target sets: one whole file, the last |targets| attributes.
+        assert spec.targets == MULTI_TARGET.get(spec.name), spec.name
+        upstream = _upstream(spec)
         files = spec.files()
-        assert list(files) == ["train", "test", "xml"]
-        for role, suffix in [("train", "-train.arff"), ("test", "-test.arff"),
-                             ("xml", ".xml")]:
-            upstream = f"data/multi-label/{spec.name}/{spec.name}{suffix}"
-            url, sha = files[role]
-            assert url == PUBLIC_BASE + upstream.removeprefix("data/")
-            assert sha == manifest[upstream]
+        assert list(files) == list(upstream), spec.name
+        for role, path in upstream.items():
+            assert files[role] == (PUBLIC_BASE + path.removeprefix("data/"),
+                                   manifest[path]), (spec.name, role)
 
 
-@pytest.mark.parametrize("name", ["emotions", "medical"])
+# Mulan's published statistics: instances, features, labels (targets),
+# cardinality and density (None for multi-target data).
+PUBLISHED = {
+    "emotions": (593, 72, 6, 1.868, 0.311),
+    "medical": (978, 1449, 45, 1.245, 0.028),
+    "cal500": (502, 68, 174, 26.044, 0.150),
+    "corel5k": (5000, 499, 374, 3.522, 0.009),
+    "delicious": (16105, 500, 983, 19.020, 0.019),
+    "atp7d": (296, 411, 6, None, None),
+    "oes97": (334, 263, 16, None, None),
+    "oes10": (403, 298, 16, None, None),
+    "osales": (639, 401, 12, None, None),
+}
+
+
+def _published_case(name):
+    marks = []
+    if name == "delicious":
+        # Its XML names the label TAG_m\'usica as the ARFF spells it, escape
+        # included; the name matching of issue 16 item 3 makes this pass.
+        marks.append(pytest.mark.xfail(
+            strict=True, raises=ValueError,
+            reason="label names with escaped quotes (issue 16, item 3)"))
+    if name in ("corel5k", "delicious"):
+        marks.append(pytest.mark.slow)
+    return pytest.param(name, marks=marks)
+
+
+@pytest.mark.parametrize("name", [_published_case(n) for n in PUBLISHED])
 def test_shipped_rows_download_and_give_published_statistics(
         shared_datasets, tmp_path, name):
     spec = next(s for s in read_datasets_table(TABLE) if s.name == name)
@@ -74,11 +118,16 @@ def test_shipped_rows_download_and_give_published_statistics(
     for role, (url, sha) in spec.files().items():
         local[role] = download(url, tmp_path / role, sha256=sha, name=name,
                                mirror=shared_datasets.as_uri())
-    ds = load_mulan([local["train"], local["test"]], local["xml"], name=name)
+    arff = [local["arff"]] if "arff" in local else [local["train"], local["test"]]
+    ds = load_mulan(arff, local.get("xml"), name=name, targets=spec.targets)
     stats = dataset_statistics(ds)
-    expected = {"emotions": (593, 72, 6, 1.868), "medical": (978, 1449, 45, 1.245)}
-    assert (stats["instances"], stats["features"], stats["labels"],
-            round(stats["cardinality"], 3)) == expected[name]
+    instances, features, labels, cardinality, density = PUBLISHED[name]
+    assert (stats["instances"], stats["features"], stats["labels"]) == (
+        instances, features, labels)
+    assert ds.is_regression == (cardinality is None)
+    if cardinality is not None:
+        assert round(stats["cardinality"], 3) == cardinality
+        assert round(stats["density"], 3) == density
 
 
 # ----------------------------------------------------------------- DatasetSpec
