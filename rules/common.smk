@@ -23,7 +23,8 @@ from mlfsbench.workflow.config import (
     prepared_feature_counts,
 )
 from mlfsbench.data import read_datasets_table
-from mlfsbench.data.rawfiles import RAW_FILE_ROLES, verify_raw_files
+from mlfsbench.data.download import GIT_BLOB
+from mlfsbench.data.rawfiles import RAW_FILE_ROLES, file_sha256, verify_raw_files
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER, METRICS
 from mlfsbench.data.split import n_folds
 
@@ -95,8 +96,21 @@ def _raw_entry(wildcards):
     return url, sha256
 
 
-def raw_sha256(wildcards):
+def raw_checksum(wildcards):
+    """The table's checksum of the file: a sha256, or ``git-blob:<id>``."""
     return _raw_entry(wildcards)[1]
+
+
+def raw_sha256(wildcards):
+    """The sha256 ``ensure`` checks the downloaded file against: the table's;
+    for a file the table knows only by its git blob id, which the download
+    job verified before the file took its name, the sha256 of that file."""
+    checksum = raw_checksum(wildcards)
+    if not checksum.lower().startswith(GIT_BLOB):
+        return checksum
+    return file_sha256(
+        rules.download.output.raw.format(dataset=wildcards.dataset, file=wildcards.file)
+    )
 
 
 # ------------------------------------------------------------------- prepare

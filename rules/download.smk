@@ -1,6 +1,8 @@
 # Raw Mulan files: streamed, checksummed, renamed atomically; never rewritten.
 # The URL is not a parameter (the script reads it from the datasets table):
 # the checksum identifies the data, a new URL for the same bytes changes nothing.
+# params.sha256 is the table's checksum (a sha256 or git-blob:<id>), verified
+# by the download itself; ensure() checks a sha256 (raw_sha256).
 rule download:
     output:
         raw=ensure(protected("data/raw/{dataset}/{file}"), sha256=raw_sha256),
@@ -15,6 +17,6 @@ rule download:
         mem_mb=500,
         runtime=30,
     params:
-        sha256=raw_sha256,
+        sha256=raw_checksum,
     script:
         "../scripts/download.py"

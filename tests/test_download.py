@@ -11,6 +11,8 @@ import time
 import pytest
 
 from mlfsbench.data import PUBLIC_BASE, DownloadError, download, resolve_url
+from mlfsbench.data.download import git_blob_id
+from mlfsbench.data.rawfiles import file_sha256
 
 FILE = "multi-label/emotions/emotions.xml"
 PUBLIC_URL = PUBLIC_BASE + FILE
@@ -217,3 +219,63 @@ def test_invalid_expected_checksum(tmp_path):
         download(PUBLIC_URL, tmp_path / "e.xml", sha256="abc", name="emotions",
                  mirror="file:///nowhere/")
     _assert_nothing_left(tmp_path)
+
+
+# ------------------------------------------------------------- git blob ids
+# A hand-made file (CR-free, with a NUL byte) and its id from
+# `git hash-object --no-filters`: the independent implementation.
+TOY = b"@relation toy\n\n@attribute a {0,1}\n@data\n1\n\x00\n"
+TOY_GIT_BLOB = "9bd2a32f677b16b11590abd44db1260160ab499b"
+TOY_SHA256 = "fd6e1091d4fec88b4fcba367ab53d3d3f872c3184f195e745b71e4de620d79c5"
+
+
+@pytest.fixture
+def toy_mirror(tmp_path):
+    """A ``file://`` mirror holding the toy file where a Mulan file would be."""
+    path = tmp_path / "mirror" / "multi-label" / "toy" / "toy-train.arff"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(TOY)
+    return (tmp_path / "mirror").as_uri()
+
+
+TOY_URL = PUBLIC_BASE + "multi-label/toy/toy-train.arff"
+
+
+def test_git_blob_id_matches_git(tmp_path):
+    path = tmp_path / "toy.arff"
+    path.write_bytes(TOY)
+    assert git_blob_id(path) == TOY_GIT_BLOB
+    assert file_sha256(path) == TOY_SHA256
+    empty = tmp_path / "empty"
+    empty.write_bytes(b"")
+    assert git_blob_id(empty) == "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+
+
+@pytest.mark.parametrize("checksum", ["git-blob:" + TOY_GIT_BLOB,
+                                      "GIT-BLOB:" + TOY_GIT_BLOB.upper(),
+                                      TOY_SHA256])
+def test_download_verifies_git_blob_id_or_sha256(toy_mirror, tmp_path, checksum):
+    dest = tmp_path / "raw" / "train.arff"
+    download(TOY_URL, dest, sha256=checksum, name="toy", mirror=toy_mirror)
+    assert dest.read_bytes() == TOY
+
+
+def test_git_blob_id_mismatch(toy_mirror, tmp_path):
+    wrong = "1" * 40
+    (tmp_path / "raw").mkdir()
+    with pytest.raises(DownloadError) as info:
+        download(TOY_URL, tmp_path / "raw" / "train.arff", sha256="git-blob:" + wrong,
+                 name="toy", mirror=toy_mirror)
+    message = str(info.value)
+    assert f"expected git blob id {wrong}, got {TOY_GIT_BLOB}" in message
+    assert "toy-train.arff" in message
+    _assert_nothing_left(tmp_path / "raw")
+
+
+@pytest.mark.parametrize("checksum", ["git-blob:" + "1" * 39, "sha1:" + "1" * 40,
+                                      "1" * 40])
+def test_invalid_git_blob_checksum(toy_mirror, tmp_path, checksum):
+    with pytest.raises(DownloadError, match=r"toy:.*invalid expected sha256"):
+        download(TOY_URL, tmp_path / "t.arff", sha256=checksum, name="toy",
+                 mirror=toy_mirror)
+    assert not (tmp_path / "t.arff").exists()

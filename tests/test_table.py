@@ -44,7 +44,7 @@ def _url(name):
 
 # -------------------------------------------------------------- shipped table
 MULTI_LABEL = ["bibtex", "emotions", "enron", "genbase", "medical", "scene",
-               "yeast", "cal500", "corel5k", "delicious"]
+               "yeast", "cal500", "corel5k", "delicious", "corel16k001"]
 MULTI_TARGET = {"atp1d": -6, "atp7d": -6, "oes97": -16, "oes10": -16,
                 "osales": -12}
 # Upstream files of the rows that are not "<name>/<name>{-train,-test,.xml}".
@@ -53,6 +53,19 @@ UPSTREAM = {
     "corel5k": {"train": "corel5k/Corel5k-train-sparse.arff",
                 "test": "corel5k/Corel5k-test-sparse.arff",
                 "xml": "corel5k/Corel5k.xml"},
+    "corel16k001": {"train": "corel16k/Corel16k001-train.arff",
+                    "test": "corel16k/Corel16k001-test.arff",
+                    "xml": "corel16k/Corel16k001.xml"},
+}
+# Not in the mirror: the checksums of issue 16 (the training file's git blob id
+# in the Mulan repository; no sha256 of it is published).
+NOT_MIRRORED = {
+    "data/multi-label/corel16k/Corel16k001-train.arff":
+        "git-blob:418fc5a30d0ad1fcfc3f7d7131c5c4664be3c50a",
+    "data/multi-label/corel16k/Corel16k001-test.arff":
+        "1b948b57684403b4973e54c9eba17cf077fd64be888727e783e8d0d166f956ee",
+    "data/multi-label/corel16k/Corel16k001.xml":
+        "98dd73595b67dff0681c9af9993e251de40ba414b4c0792821bd5b51022f38bf",
 }
 
 
@@ -71,6 +84,8 @@ def test_shipped_table_matches_manifest(shared_datasets):
     specs = read_datasets_table(TABLE)
     assert [s.name for s in specs] == MULTI_LABEL + list(MULTI_TARGET)
     manifest = _manifest(shared_datasets)
+    assert not set(NOT_MIRRORED) & set(manifest)
+    manifest |= NOT_MIRRORED
     for spec in specs:
         # Multi-target sets: one whole file, the last |targets| attributes.
         assert spec.targets == MULTI_TARGET.get(spec.name), spec.name
@@ -149,6 +164,16 @@ def test_single_file_row_without_xml(tmp_path):
     assert list(spec.files()) == ["arff"]
 
 
+def test_git_blob_checksums(tmp_path):
+    blob = "git-blob:" + "0123456789abcdef" * 2 + "01234567"
+    path = _write_table(tmp_path, GOOD | {"train_sha256": blob},
+                        {"name": "one", "arff_url": _url("a"),
+                         "arff_sha256": blob.upper().replace("GIT-BLOB", "git-blob")})
+    big, one = read_datasets_table(path)
+    assert big.files()["train"] == (_url("tr"), blob)
+    assert one.files()["arff"][1].lower() == blob  # upper-case hex accepted
+
+
 def test_comments_and_blank_lines_are_skipped(tmp_path):
     path = tmp_path / "datasets.tsv"
     row = ["d", "", "", _url("t"), SHA_A, "file:///m/t2", SHA_B, "", ""]
@@ -169,6 +194,9 @@ GOOD = {"name": "ok", "train_url": _url("tr"), "train_sha256": SHA_A,
     (GOOD | {"name": "a b"}, "name"),
     (GOOD | {"train_sha256": "abc"}, "train_sha256"),
     (GOOD | {"test_sha256": "g" * 64}, "test_sha256"),
+    (GOOD | {"test_sha256": "git-blob:" + "a" * 39}, "test_sha256"),
+    (GOOD | {"test_sha256": "sha1:" + "a" * 40}, "test_sha256"),
+    (GOOD | {"test_sha256": "git-blob:" + "a" * 64}, "test_sha256"),
     (GOOD | {"xml_url": _url("x")}, "xml_sha256"),
     (GOOD | {"train_url": "ftp://host/x"}, "train_url"),
     (GOOD | {"arff_url": _url("a"), "arff_sha256": SHA_C}, "either arff_url"),

@@ -2,7 +2,9 @@
 
 :func:`download` streams a URL (``http(s)://`` or ``file://``) into a
 temporary file next to the destination, hashing while it goes, and renames it
-over the destination only once the length and the sha256 are right. Transient
+over the destination only once the length and the checksum are right: its
+sha256 or, for a file known only by its id in a git repository, its git blob
+id (:func:`git_blob_id`; written ``git-blob:<40 hex digits>``). Transient
 failures (connection errors, timeouts, HTTP 5xx and 429, truncated bodies) are
 retried with exponential backoff; anything else fails at once. Every failure
 raises :class:`DownloadError` and leaves neither the destination nor a
@@ -34,6 +36,9 @@ PUBLIC_BASE = "https://raw.githubusercontent.com/tsoumakas/mulan/master/data/"
 MIRROR_ENV = "MLFS_MIRROR"
 CHUNK_SIZE = 1 << 16
 _RE_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+GIT_BLOB = "git-blob:"
+"""Prefix of a checksum that is a git blob id rather than a sha256."""
+_RE_GIT_BLOB = re.compile(r"^git-blob:[0-9a-f]{40}$")
 _PERMANENT_OS_ERRORS = (FileNotFoundError, IsADirectoryError, NotADirectoryError,
                         PermissionError)
 
@@ -86,6 +91,30 @@ def resolve_url(url: str, mirror: str | None = None,
     if "://" not in mirror:
         mirror = Path(mirror).resolve().as_uri()
     return mirror.rstrip("/") + "/" + url[len(public_base):].lstrip("/")
+
+
+def git_blob_id(path: str | os.PathLike) -> str:
+    """The git blob id of a file: the sha1 of ``b"blob <size>\\0"`` + its bytes.
+
+    That is the id ``git hash-object`` prints and a repository's trees list,
+    so a file of a public repository can be verified by it when no sha256 of
+    it is published.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = Path(d) / "hello.txt"
+    ...     _ = path.write_bytes(b"hello\\n")
+    ...     git_blob_id(path)
+    'ce013625030ba8dba906f756967f9e9ca394464a'
+    """
+    path = Path(path)
+    digest = hashlib.sha1(b"blob %d\0" % path.stat().st_size)
+    with open(path, "rb") as fh:
+        while chunk := fh.read(CHUNK_SIZE):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def _fetch_once(url: str, tmp: Path, timeout: float) -> tuple[str, int]:
@@ -142,7 +171,9 @@ def download(url: str, dest: str | os.PathLike, *, sha256: str, name: str,
     dest : str or os.PathLike
         Destination path; written atomically, parent folders created.
     sha256 : str
-        Expected sha256 (64 hex digits).
+        Expected checksum: the file's sha256 (64 hex digits) or, for a file
+        identified by its git blob id, ``"git-blob:"`` followed by that id
+        (40 hex digits; see :func:`git_blob_id`), as in the datasets table.
     name : str
         Dataset name, for messages.
     mirror, public_base : str, optional
@@ -164,14 +195,20 @@ def download(url: str, dest: str | os.PathLike, *, sha256: str, name: str,
     DownloadError
         On any failure (after the retries, for transient ones): the message
         names the dataset and the URL, and for a checksum mismatch the
-        expected and the actual sha256. Nothing is left at ``dest``.
+        expected and the actual sha256 (or git blob id). Nothing is left at
+        ``dest``.
     """
     dest = Path(dest)
     source = resolve_url(url, mirror, public_base)
     where = source if source == url else f"{source} (mirror of {url})"
     expected = sha256.lower()
-    if not _RE_SHA256.match(expected):
-        raise DownloadError(f"{name}: {where}: invalid expected sha256 {sha256!r}")
+    if _RE_GIT_BLOB.match(expected):
+        kind, expected = "git blob id", expected.removeprefix(GIT_BLOB)
+    elif _RE_SHA256.match(expected):
+        kind = "sha256"
+    else:
+        raise DownloadError(f"{name}: {where}: invalid expected sha256 {sha256!r}"
+                            f" (nor {GIT_BLOB}<40 hex digits>)")
     if urlsplit(source).scheme not in ("http", "https", "file"):
         raise DownloadError(f"{name}: {where}: unsupported URL scheme")
 
@@ -181,9 +218,11 @@ def download(url: str, dest: str | os.PathLike, *, sha256: str, name: str,
         try:
             with atomic_path(dest) as tmp:
                 actual, size = _fetch_once(source, tmp, timeout)
+                if kind == "git blob id":
+                    actual = git_blob_id(tmp)
                 if actual != expected:
                     raise DownloadError(
-                        f"{name}: checksum mismatch for {where}: expected sha256 "
+                        f"{name}: checksum mismatch for {where}: expected {kind} "
                         f"{expected}, got {actual}"
                     )
         except _PermanentError as exc:
@@ -198,6 +237,6 @@ def download(url: str, dest: str | os.PathLike, *, sha256: str, name: str,
             log.warning("%s: %s: %s; retrying in %.2f s", name, source, exc, delay)
             time.sleep(delay)
         else:
-            log.info("%s: saved %s (%d bytes, sha256 ok)", name, dest, size)
+            log.info("%s: saved %s (%d bytes, %s ok)", name, dest, size, kind)
             return dest
     raise AssertionError("unreachable")  # pragma: no cover

@@ -3,8 +3,13 @@
 A tab-separated file with one row per dataset and the columns
 :data:`COLUMNS`. A dataset is either one ARFF file (``arff_url``) or a train
 and a test file (``train_url`` and ``test_url``); the label XML is optional.
-Every URL comes with the sha256 of its file. Empty cells mean "absent". Rows
-are validated against ``mlfsbench/data/schemas/datasets.schema.yaml`` (package data) (the same schema
+Every URL comes with the checksum of its file in the matching ``*_sha256``
+column: its sha256 or, for a file known only by its id in a git repository
+(Mulan's larger files), ``git-blob:`` and its git blob id (see
+:func:`~mlfsbench.data.download.git_blob_id`);
+:func:`~mlfsbench.data.download.download` verifies either. Empty cells mean
+"absent". Rows are validated against
+``mlfsbench/data/schemas/datasets.schema.yaml`` (package data; the same schema
 the workflow validates the table with) and names must be unique.
 """
 
@@ -51,8 +56,8 @@ class DatasetSpec:
             object.__setattr__(self, "targets", int(self.targets))
 
     def files(self) -> dict[str, tuple[str, str]]:
-        """``role -> (url, sha256)`` for the roles present, in the order
-        arff, train, test, xml.
+        """``role -> (url, checksum)`` for the roles present, in the order
+        arff, train, test, xml (the checksum: a sha256 or ``git-blob:<id>``).
 
         Examples
         --------
