@@ -255,6 +255,42 @@ def test_shipped_configs_dry_run(tmp_path, mirror, name, expected):
     assert {rule: counts[rule] for rule in expected} == expected
 
 
+@pytest.mark.parametrize("correct", [True, False])
+def test_download_rule_verifies_a_git_blob_id(tmp_path, shared_datasets, mirror,
+                                              correct):
+    """A table row that knows a file by its git blob id (as corel16k001's
+    training file): the download job verifies the id, ``ensure`` passes."""
+    from mlfsbench.data.download import git_blob_id
+
+    workdir = copy_workflow(REPO, tmp_path / "blob")
+    table = workdir / "config" / "datasets.tsv"
+    lines = table.read_text().splitlines()
+    blob = git_blob_id(shared_datasets / "multi-label/emotions/emotions-train.arff")
+    if not correct:
+        blob = blob[::-1]
+    for i, line in enumerate(lines):
+        cells = line.split("\t")
+        if cells[0] == "emotions":
+            cells[4] = "git-blob:" + blob  # train_sha256
+            lines[i] = "\t".join(cells)
+    table.write_text("\n".join(lines) + "\n")
+    target = "data/raw/emotions/train.arff"
+    cmd = [str(BIN / "snakemake"), "--cores", "1", "--configfile",
+           "config/tiny.yaml", "--config", f"mirror={mirror}", "--", target]
+    proc = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True,
+                          timeout=TIMEOUT)
+    log = (workdir / "logs/download/emotions/train.arff.log").read_text()
+    if correct:
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert (workdir / target).read_bytes() == (
+            shared_datasets / "multi-label/emotions/emotions-train.arff").read_bytes()
+        assert "git blob id ok" in log
+    else:
+        assert proc.returncode != 0
+        assert not (workdir / target).exists()
+        assert f"expected git blob id {blob}" in log
+
+
 def test_every_registered_method_runs_through_the_dag(tmp_path, mirror):
     """config/smoke.yaml lists every selector and classifier of the registry."""
     from mlfsbench.estimators import registry
