@@ -126,16 +126,18 @@ def measure(study: str, name: str, entry: dict, mulan_dir: Path, fold: int,
     start = time.perf_counter()
     proc.start()
     watched = psutil.Process(proc.pid)
-    peak, status = 0.0, "ok"
+    peak, cpu, status = 0.0, 0.0, "ok"
     while proc.is_alive():
         try:
             peak = max(peak, watched.memory_info().rss / 2**20)
+            cpu = sum(watched.cpu_times()[:2])
         except psutil.NoSuchProcess:
             break
         if peak > max_mb:
             status = f"stopped above {max_mb:.0f} MB"
         elif time.perf_counter() - start > timeout:
-            status = f"stopped after {timeout:.0f} s"
+            # CPU seconds of the whole process so far, loading included.
+            status = f"stopped after {timeout:.0f} s ({cpu:.0f} CPU s)"
         if status != "ok":
             proc.kill()
             break
