@@ -31,7 +31,6 @@ import multiprocessing as mp
 import os
 import resource
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -55,30 +54,12 @@ def _local(url: str, mulan_dir: Path) -> Path:
     return mulan_dir / url.removeprefix(PUBLIC_BASE)
 
 
-def _fix_escaped_names(xml: Path, tmp: Path) -> Path:
-    """A copy of the XML whose backslash-escaped quotes are unescaped, as the
-    ARFF reader unescapes attribute names (until issue 16 item 3 lands)."""
-    text = xml.read_text(encoding="utf-8")
-    if "\\'" not in text and '\\"' not in text:
-        return xml
-    out = tmp / xml.name
-    out.write_text(text.replace("\\'", "'").replace('\\"', '"'), encoding="utf-8")
-    return out
-
-
-def load(name: str, mulan_dir: Path, tmp: Path):
+def load(name: str, mulan_dir: Path):
     spec = next(s for s in read_datasets_table(REPO / "config" / "datasets.tsv")
                 if s.name == name)
     files = {role: _local(url, mulan_dir) for role, (url, _) in spec.files().items()}
     arff = [files["arff"]] if "arff" in files else [files["train"], files["test"]]
-    xml = files.get("xml")
-    try:
-        return load_mulan(arff, xml, name=name, targets=spec.targets)
-    except ValueError:
-        if xml is None:
-            raise
-        return load_mulan(arff, _fix_escaped_names(xml, tmp), name=name,
-                          targets=spec.targets)
+    return load_mulan(arff, files.get("xml"), name=name, targets=spec.targets)
 
 
 def _experiment(study: str) -> dict:
@@ -95,8 +76,7 @@ def _fit(study: str, name: str, entry: dict, mulan_dir: str, fold: int,
     from mlfsbench.workflow.config import entry_params, input_kind
     from mlfsbench.workflow.stages import fold_data
 
-    with tempfile.TemporaryDirectory() as tmp:
-        ds = load(name, Path(mulan_dir), Path(tmp))
+    ds = load(name, Path(mulan_dir))
     experiment, split = SPLITS[study]
     spec = _experiment(experiment)["splits"][split]
     train, test = make_splits(spec, ds.Y)[fold]

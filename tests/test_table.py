@@ -113,15 +113,9 @@ PUBLISHED = {
 
 
 def _published_case(name):
-    marks = []
-    if name == "delicious":
-        # Its XML names the label TAG_m\'usica as the ARFF spells it, escape
-        # included; the name matching of issue 16 item 3 makes this pass.
-        marks.append(pytest.mark.xfail(
-            strict=True, raises=ValueError,
-            reason="label names with escaped quotes (issue 16, item 3)"))
-    if name in ("corel5k", "delicious"):
-        marks.append(pytest.mark.slow)
+    # delicious: its XML names the label TAG_m\'usica as the ARFF spells it,
+    # escape included (issue 16 item 3).
+    marks = [pytest.mark.slow] if name in ("corel5k", "delicious") else []
     return pytest.param(name, marks=marks)
 
 
