@@ -74,3 +74,23 @@ def test_a_new_expected_checksum_rehashes(tmp_path):
     verify_raw_files([(raw, _sha(b"abc"))], record)
     with pytest.raises(RawFileChanged, match="expects " + "1" * 64):
         verify_raw_files([(raw, "1" * 64)], record)
+
+
+def test_raw_file_known_by_git_blob_id_is_reverified(tmp_path):
+    # Hand-made contents and their ids from `git hash-object --no-filters`.
+    good, good_id = (b"@relation toy\n\n@attribute a {0,1}\n@data\n1\n\x00\n",
+                     "9bd2a32f677b16b11590abd44db1260160ab499b")
+    evil, evil_id = (b"@relation toy\n\n@attribute a {0,1}\n@data\n0\n\x00\n",
+                     "66826182f21dbf98a842ae815739081ac5ddba58")
+    raw = tmp_path / "train.arff"
+    raw.write_bytes(good)
+    record = tmp_path / "r.json"
+    assert verify_raw_files([(raw, "git-blob:" + good_id.upper())], record) == [raw]
+    assert verify_raw_files([(raw, "git-blob:" + good_id)], record) == []
+    st = raw.stat()
+    raw.write_bytes(evil)
+    os.utime(raw, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    with pytest.raises(RawFileChanged) as info:
+        verify_raw_files([(raw, "git-blob:" + good_id)], record)
+    assert (f"git blob id {evil_id}, the datasets table expects {good_id}"
+            in str(info.value))

@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from mlfsbench.data.download import GIT_BLOB, git_blob_id
 from mlfsbench.data.table import read_datasets_table
 from mlfsbench.workflow.io import write_json
 
@@ -33,6 +34,7 @@ RAW_FILE_ROLES = {"whole.arff": "arff", "train.arff": "train",
                   "test.arff": "test", "labels.xml": "xml"}
 CHUNK_SIZE = 1 << 20
 _RE_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+_RE_GIT_BLOB = re.compile(r"^git-blob:[0-9a-f]{40}$")
 
 
 class RawFileChanged(ValueError):
@@ -61,6 +63,11 @@ def file_sha256(path: str | os.PathLike) -> str:
     return digest.hexdigest()
 
 
+def _git_blob_checksum(path: str | os.PathLike) -> str:
+    """``git-blob:<id>``, the form the datasets table gives a git blob id."""
+    return GIT_BLOB + git_blob_id(path)
+
+
 def _stamp(st: os.stat_result) -> list[int]:
     return [st.st_size, st.st_mtime_ns, st.st_ino]
 
@@ -72,7 +79,8 @@ def verify_raw_files(files: Iterable[tuple[str | os.PathLike, str]],
     Parameters
     ----------
     files : iterable of (path, sha256)
-        The raw files and the checksums the datasets table gives them; paths
+        The raw files and the checksums the datasets table gives them (a
+        sha256, or ``git-blob:<id>`` checked by the file's git blob id); paths
         that do not exist yet are skipped (they will be downloaded).
     record : path
         JSON record of the last full check of each file: its size,
@@ -100,18 +108,23 @@ def verify_raw_files(files: Iterable[tuple[str | os.PathLike, str]],
             st = path.stat()
         except FileNotFoundError:
             continue
-        if not _RE_SHA256.match(expected):
+        if _RE_SHA256.match(expected):
+            kind, digest = "sha256", file_sha256
+        elif _RE_GIT_BLOB.match(expected):  # a file known by its git blob id
+            kind, digest = "git blob id", _git_blob_checksum
+        else:
             continue  # another kind of checksum: verified at download only
         key = str(path)
         entry = known.get(key)
         if entry == {"stamp": _stamp(st), "sha256": expected}:
             continue
-        actual = file_sha256(path)
+        actual = digest(path)
         hashed.append(path)
         if actual != expected:
             raise RawFileChanged(
-                f"{path}: content changed since it was downloaded: sha256 "
-                f"{actual}, the datasets table expects {expected}; delete the "
+                f"{path}: content changed since it was downloaded: {kind} "
+                f"{actual.removeprefix(GIT_BLOB)}, the datasets table expects "
+                f"{expected.removeprefix(GIT_BLOB)}; delete the "
                 f"file (rm -f {path}) to download it again"
             )
         known[key] = {"stamp": _stamp(st), "sha256": expected}
