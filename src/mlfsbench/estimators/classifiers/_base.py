@@ -24,7 +24,7 @@ import scipy.sparse as sp
 from sklearn import config_context
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.neighbors import NearestNeighbors
-from sklearn.utils.validation import check_array
+from sklearn.utils.validation import check_array, validate_data
 
 __all__ = [
     "SEARCH_MEMORY_MIB",
@@ -378,6 +378,7 @@ class ScaledNeighboursMixin(PathMixin):
 
     def _check_query(self, X):
         """Checked and scaled query features of a fitted estimator."""
+        validate_data(self, X, reset=False, skip_check_array=True)
         X = check_features(X)
         check_n_features(X, self)
         return self._transform(X)
@@ -396,6 +397,8 @@ class ScaledNeighboursMixin(PathMixin):
         self
         """
         self._check_params()
+        # feature_names_in_ (from a DataFrame) and n_features_in_, as sklearn
+        validate_data(self, X, reset=True, skip_check_array=True)
         X = check_features(X)
         Y = self._check_y(Y, X.shape[0])
         self.n_features_in_ = X.shape[1]

@@ -56,7 +56,7 @@ from scipy.special import expit
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from mlfsbench.estimators.classifiers._base import (
     MultiLabelClassifier,
@@ -440,6 +440,8 @@ default="batched-lbfgs"
         self
         """
         C = self._check_params()
+        # feature_names_in_ (from a DataFrame) and n_features_in_, as sklearn
+        validate_data(self, X, reset=True, skip_check_array=True)
         X = check_features(X)
         Y = check_labels(Y, X.shape[0])
         return self._fit(X, Y, C)
@@ -524,6 +526,7 @@ default="batched-lbfgs"
             Constant labels give exactly 0 or 1.
         """
         check_is_fitted(self, "coef_")
+        validate_data(self, X, reset=False, skip_check_array=True)
         X = check_features(X)
         check_n_features(X, self)
         shape = (X.shape[0], self.n_labels_)
