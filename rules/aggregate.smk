@@ -1,7 +1,7 @@
 # Result tables of each experiment, the datasets report and the plots.
 rule aggregate:
     input:
-        metrics=experiment_metric_files,
+        metrics=experiment_files("classify"),
     output:
         metrics="results/{experiment}/tables/metrics.tsv",
         summary=report(
@@ -20,30 +20,36 @@ rule aggregate:
     resources:
         mem_mb=2000,
         runtime=30,
+    params:
+        labels=experiment_labels("classify"),
+        code=code("aggregate"),
     script:
         "../scripts/aggregate.py"
 
 
 rule datasets_report:
     input:
-        stats=stats_files(),
+        stats=stats_files,
     output:
-        table="results/tables/datasets.tsv",
+        table="results/{experiment}/tables/datasets.tsv",
         html=report(
-            "results/tables/datasets.html",
+            "results/{experiment}/tables/datasets.html",
             caption="../report/datasets.rst",
-            category="datasets",
+            category="{experiment}",
+            subcategory="datasets",
         ),
     log:
-        "logs/datasets_report.log",
+        "logs/{experiment}/datasets_report.log",
     benchmark:
-        "benchmarks/datasets_report.tsv"
+        "benchmarks/{experiment}/datasets_report.tsv"
     conda:
         "../envs/mlfsbench.yaml"
     threads: 1
     resources:
         mem_mb=500,
         runtime=10,
+    params:
+        code=code("aggregate"),
     script:
         "../scripts/datasets_report.py"
 
@@ -72,5 +78,6 @@ rule plot:
         runtime=10,
     params:
         labels=labels,
+        code=code("aggregate"),
     script:
         "../scripts/plot.py"

@@ -1,45 +1,27 @@
-# Classification on the top-K features for every K of the grid, then metrics.
+# Classification on the top-K features for every K of the grid, and the
+# metrics of every fold of a batch, in one job (predictions kept on request).
 rule classify:
     input:
-        data=rules.prepare.output.data,
-        split=rules.split.output.split,
-        selection=rules.select.output.selection,
+        unpack(classify_inputs),
     output:
-        predictions="results/{experiment}/{dataset}/{split}/fold{fold}/predict/{selector}/{classifier}.npz",
+        metrics="results/shared/{dataset}/{split}/{batch}/seed{seed}/metrics/{selector}/{classifier}/{grid}.tsv",
     log:
-        "logs/{experiment}/classify/{dataset}/{split}/fold{fold}/{selector}/{classifier}.log",
+        "logs/classify/{dataset}/{split}/{batch}/seed{seed}/{selector}/{classifier}/{grid}.log",
     benchmark:
-        "benchmarks/{experiment}/classify/{dataset}/{split}/fold{fold}/{selector}/{classifier}.tsv"
+        "benchmarks/shared/classify/{dataset}/{split}/{batch}/seed{seed}/{selector}/{classifier}/{grid}.tsv"
     conda:
         "../envs/mlfsbench.yaml"
-    threads: 1
+    threads: batch_threads
     resources:
         mem_mb=dataset_mb,
         runtime=120,
     params:
+        folds=folds,
         classifier=classifier_name,
         classifier_params=classifier_params,
         grid=grid,
-        seed=seed,
+        record_keys=cache_keys,
+        keep_predictions=KEEP_PREDICTIONS,
+        code=code("classify", "classifier"),
     script:
         "../scripts/classify.py"
-
-
-rule evaluate:
-    input:
-        data=rules.prepare.output.data,
-        predictions=rules.classify.output.predictions,
-    output:
-        metrics="results/{experiment}/{dataset}/{split}/fold{fold}/metrics/{selector}/{classifier}.tsv",
-    log:
-        "logs/{experiment}/evaluate/{dataset}/{split}/fold{fold}/{selector}/{classifier}.log",
-    benchmark:
-        "benchmarks/{experiment}/evaluate/{dataset}/{split}/fold{fold}/{selector}/{classifier}.tsv"
-    conda:
-        "../envs/mlfsbench.yaml"
-    threads: 1
-    resources:
-        mem_mb=dataset_mb,
-        runtime=30,
-    script:
-        "../scripts/evaluate.py"

@@ -7,26 +7,32 @@ from snakemake.utils import validate
 from mlfsbench.workflow.config import (
     CONFIG_SCHEMA,
     applies_to,
+    cache_id,
     canonical,
     check_config,
     check_config_file,
     check_experiment,
     check_grid_fits,
     config_source,
+    classifier_input,
     discretization_id,
     entry_params,
     feature_counts,
+    grid_id,
     input_kind,
     load_experiment_files,
     method_id,
     method_labels,
     prepared_feature_counts,
+    split_id,
 )
 from mlfsbench.data import read_datasets_table
 from mlfsbench.data.download import GIT_BLOB
 from mlfsbench.data.rawfiles import RAW_FILE_ROLES, file_sha256, verify_raw_files
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER, METRICS
 from mlfsbench.data.split import n_folds
+from mlfsbench.workflow.stages import batch_folds, fold_batches
+from mlfsbench.workflow.versions import estimator_module, stage_version
 
 CONFIG_SOURCE = config_source(workflow)
 check_config_file(config, CONFIG_SOURCE)
@@ -46,16 +52,6 @@ for _name, _experiment in EXPERIMENTS.items():
                 f"(known: {', '.join(sorted(GREATER_IS_BETTER))})"
             )
 
-SELECTORS = {
-    e: {method_id(s): s for s in x["selectors"]} for e, x in EXPERIMENTS.items()
-}
-CLASSIFIERS = {
-    e: {method_id(c): c for c in x["classifiers"]} for e, x in EXPERIMENTS.items()
-}
-TRANSFORMS = {
-    e: {method_id(t): t for t in x.get("transformations", [])}
-    for e, x in EXPERIMENTS.items()
-}
 GRIDS = {e: feature_counts(x["n_features"]) for e, x in EXPERIMENTS.items()}
 DATASETS = sorted({d for x in EXPERIMENTS.values() for d in x["datasets"]})
 RAW_FILES = RAW_FILE_ROLES
@@ -70,23 +66,108 @@ verify_raw_files(
     ),
     ".snakemake/mlfsbench-raw-verified.json",
 )
+FOLD_BATCH = config.get("fold_batch") or 0
+KEEP_PREDICTIONS = bool(config.get("keep_predictions"))
+
+
+# The shared cache: from the split on, outputs are keyed by content (dataset,
+# split protocol, fold batch, seed, method cache id), not by experiment, so two
+# experiments asking for the same thing compute it once. Each experiment's
+# tables are built from the shared results; these lookups map cache keys back
+# to config entries and give every experiment its jobs, with the names its
+# tables use (its split names and method ids).
+SPLITS = {}  # split protocol id -> spec
+ENTRIES = {"selector": {}, "classifier": {}, "transformation": {}}
+GRID_OF = {}  # grid id -> expanded grid
+JOBS = {}  # experiment -> list of (kind, keys, table labels)
+
+
+def _add_entry(kind, dataset, entry):
+    cid = cache_id(entry, dataset, kind)
+    ENTRIES[kind][(dataset, cid)] = entry
+    return cid
+
+
+for _e, _x in EXPERIMENTS.items():
+    _grid = GRIDS[_e]
+    _gid = grid_id(_grid)
+    GRID_OF[_gid] = _grid
+    _jobs = JOBS[_e] = []
+    for _d in _x["datasets"]:
+        for _s, _spec in _x["splits"].items():
+            _sid = split_id(_spec)
+            SPLITS[_sid] = canonical(_spec)
+            for _b in fold_batches(n_folds(_spec), FOLD_BATCH):
+                _base = dict(dataset=_d, split=_sid, batch=_b, seed=_x["seed"])
+                for _t in _x.get("transformations", []):
+                    if applies_to(_t, _d):
+                        _tid = _add_entry("transformation", _d, _t)
+                        _jobs.append(
+                            (
+                                "transform",
+                                dict(_base, transform=_tid),
+                                dict(split=_s, transformation=method_id(_t)),
+                            )
+                        )
+                for _sel in _x["selectors"]:
+                    if not applies_to(_sel, _d):
+                        continue
+                    _selid = _add_entry("selector", _d, _sel)
+                    _labels = dict(split=_s, selector=method_id(_sel))
+                    _jobs.append(("select", dict(_base, selector=_selid), _labels))
+                    for _c in _x["classifiers"]:
+                        if applies_to(_c, _d):
+                            _cid = _add_entry("classifier", _d, _c)
+                            _jobs.append(
+                                (
+                                    "classify",
+                                    dict(
+                                        _base,
+                                        selector=_selid,
+                                        classifier=_cid,
+                                        grid=_gid,
+                                    ),
+                                    dict(_labels, classifier=method_id(_c)),
+                                )
+                            )
 
 
 def _alternatives(names):
-    return "|".join(re.escape(n) for n in sorted(set(names)))
+    return "|".join(re.escape(n) for n in sorted(set(names))) or "none"
+
+
+def _ids(kind):
+    return _alternatives(cid for _, cid in ENTRIES[kind])
 
 
 wildcard_constraints:
     experiment=_alternatives(EXPERIMENTS),
     dataset=_alternatives(TABLE),
-    split=_alternatives(s for x in EXPERIMENTS.values() for s in x["splits"]),
-    fold=r"\d+",
-    selector=_alternatives(s for x in SELECTORS.values() for s in x),
-    classifier=_alternatives(c for x in CLASSIFIERS.values() for c in x),
-    transform=_alternatives(t for x in TRANSFORMS.values() for t in x) or "none",
+    split=_alternatives(SPLITS),
+    batch=r"folds\d+-\d+",
+    seed=r"\d+",
+    selector=_ids("selector"),
+    classifier=_ids("classifier"),
+    transform=_ids("transformation"),
+    grid=_alternatives(GRID_OF),
     disc=r"(equal-width|equal-frequency)-\d+",
     metric=_alternatives(GREATER_IS_BETTER),
     file=_alternatives(RAW_FILES),
+
+
+# ----------------------------------------------------------- code versions
+# Every rule's params carry the version of the code its output depends on
+# (mlfsbench.workflow.versions): editing a selector's module reruns exactly
+# that selector's jobs and what reads them.
+def code(stage, kind=None):
+    def version(wildcards):
+        if kind is None:
+            return stage_version(stage)
+        key = "transform" if kind == "transformation" else kind
+        entry = ENTRIES[kind][(wildcards.dataset, getattr(wildcards, key))]
+        return stage_version(stage, estimator_module(kind, entry["name"]))
+
+    return version
 
 
 # ------------------------------------------------------------------ download
@@ -132,12 +213,21 @@ def dataset_targets(wildcards):
 
 # --------------------------------------------------------------------- split
 def split_spec(wildcards):
-    return canonical(EXPERIMENTS[wildcards.experiment]["splits"][wildcards.split])
+    return SPLITS[wildcards.split]
+
+
+def folds(wildcards):
+    return batch_folds(wildcards.batch)
+
+
+def batch_threads(wildcards):
+    """Threads of a batch job: one per fold (Snakemake caps it at --cores)."""
+    return len(batch_folds(wildcards.batch))
 
 
 # ---------------------------------------------------------------- selection
 def selector_entry(wildcards):
-    return SELECTORS[wildcards.experiment][wildcards.selector]
+    return ENTRIES["selector"][(wildcards.dataset, wildcards.selector)]
 
 
 def selector_name(wildcards):
@@ -149,9 +239,9 @@ def selector_params(wildcards):
 
 
 def selector_threads(wildcards):
-    """Threads of a selection job: the selector's ``n_jobs`` parameter, if any."""
+    """Threads of a selection job: its folds, or the selector's ``n_jobs``."""
     params = entry_params(selector_entry(wildcards), wildcards.dataset)
-    return int(params.get("n_jobs") or 1)
+    return max(int(params.get("n_jobs") or 1), batch_threads(wildcards))
 
 
 def disc_params(wildcards):
@@ -159,22 +249,52 @@ def disc_params(wildcards):
     return {"strategy": strategy, "bins": int(bins)}
 
 
-def select_inputs(wildcards):
-    out = {
-        "data": rules.prepare.output.data.format(**wildcards),
-        "split": rules.split.output.split.format(**wildcards),
+def _disc_file(wildcards, entry):
+    disc = discretization_id(entry.get("discretize"))
+    return rules.discretize.output.disc.format(
+        dataset=wildcards.dataset,
+        split=wildcards.split,
+        batch=wildcards.batch,
+        disc=disc,
+    )
+
+
+def _common_inputs(wildcards):
+    return {
+        "data": rules.prepare.output.data.format(dataset=wildcards.dataset),
+        "split": rules.split.output.split.format(
+            dataset=wildcards.dataset, split=wildcards.split
+        ),
     }
+
+
+def select_inputs(wildcards):
+    out = _common_inputs(wildcards)
     entry = selector_entry(wildcards)
     disc = discretization_id(entry.get("discretize"))
     kind = input_kind({**entry, "params": entry_params(entry, wildcards.dataset)})
     if disc != "none" and kind == "discrete":
-        out["disc"] = rules.discretize.output.disc.format(disc=disc, **wildcards)
+        out["disc"] = _disc_file(wildcards, entry)
     return out
+
+
+def cache_keys(wildcards):
+    """The keys a batch job writes into its records (cache ids)."""
+    given = dict(wildcards.items())
+    out = {"dataset": given["dataset"], "split": given["split"]}
+    for key, name in _KEYS:
+        if key in given:
+            out[name] = given[key]
+    return out
+
+
+_KEYS = (("selector", "selector"), ("classifier", "classifier"))
+_KEYS += (("transform", "transformation"),)
 
 
 # ------------------------------------------------------------ transformation
 def transform_entry(wildcards):
-    return TRANSFORMS[wildcards.experiment][wildcards.transform]
+    return ENTRIES["transformation"][(wildcards.dataset, wildcards.transform)]
 
 
 def transform_name(wildcards):
@@ -185,25 +305,9 @@ def transform_params(wildcards):
     return canonical(entry_params(transform_entry(wildcards), wildcards.dataset))
 
 
-def experiment_transform_files(wildcards):
-    """The summary of every label transformation of one experiment."""
-    e = wildcards.experiment
-    x = EXPERIMENTS[e]
-    return [
-        rules.transform.output.summary.format(
-            experiment=e, dataset=d, split=s, fold=f, transform=t
-        )
-        for d in x["datasets"]
-        for s, spec in x["splits"].items()
-        for f in range(n_folds(spec))
-        for t, t_entry in TRANSFORMS[e].items()
-        if applies_to(t_entry, d)
-    ]
-
-
 # ------------------------------------------------------------ classification
 def classifier_entry(wildcards):
-    return CLASSIFIERS[wildcards.experiment][wildcards.classifier]
+    return ENTRIES["classifier"][(wildcards.dataset, wildcards.classifier)]
 
 
 def classifier_name(wildcards):
@@ -214,7 +318,17 @@ def classifier_params(wildcards):
     return canonical(entry_params(classifier_entry(wildcards), wildcards.dataset))
 
 
+def classify_inputs(wildcards):
+    out = _common_inputs(wildcards)
+    out["selection"] = rules.select.output.selection.format(**wildcards)
+    if classifier_input(classifier_entry(wildcards)) == "codes":
+        out["codes"] = _disc_file(wildcards, selector_entry(wildcards))
+    return out
+
+
 def grid(wildcards):
+    if "grid" in wildcards.keys():
+        return GRID_OF[wildcards.grid]
     return GRIDS[wildcards.experiment]
 
 
@@ -224,51 +338,43 @@ def labels(wildcards):
     return {**method_labels(x["selectors"]), **method_labels(x["classifiers"])}
 
 
-def seed(wildcards):
-    return EXPERIMENTS[wildcards.experiment]["seed"]
-
-
 # -------------------------------------------------------------- resources
-def dataset_mb(wildcards, attempt):
-    """Memory request grown with the prepared dataset's size and the attempt."""
+def dataset_mb(wildcards, attempt, threads=1):
+    """Memory request grown with the prepared dataset's size, the job's
+    parallel folds and the attempt."""
     path = f"data/prepared/{wildcards.dataset}.npz"
     size = os.path.getsize(path) / 2**20 if os.path.exists(path) else 50
-    return int(min(1000 + 40 * size, 16000) * attempt)
+    return int(min(1000 + 40 * size, 16000) * attempt * max(1, threads))
 
 
 # ------------------------------------------------------------------ targets
-def experiment_metric_files(wildcards):
-    """Every per-fold metric table of one experiment."""
-    e = wildcards.experiment
-    x = EXPERIMENTS[e]
-    return [
-        rules.evaluate.output.metrics.format(
-            experiment=e, dataset=d, split=s, fold=f, selector=sel, classifier=clf
-        )
-        for d in x["datasets"]
-        for s, spec in x["splits"].items()
-        for f in range(n_folds(spec))
-        for sel, sel_entry in SELECTORS[e].items()
-        if applies_to(sel_entry, d)
-        for clf, clf_entry in CLASSIFIERS[e].items()
-        if applies_to(clf_entry, d)
-    ]
+def _outputs(experiment, kind):
+    """(output files, table labels) of one experiment's jobs of one kind."""
+    pattern = {
+        "select": rules.select.output.selection,
+        "classify": rules.classify.output.metrics,
+        "transform": rules.transform.output.summary,
+    }[kind]
+    jobs = [(keys, labels) for k, keys, labels in JOBS[experiment] if k == kind]
+    return [pattern.format(**keys) for keys, _ in jobs], [l for _, l in jobs]
 
 
-def experiment_selection_files(wildcards):
-    """Every selection record of one experiment."""
-    e = wildcards.experiment
-    x = EXPERIMENTS[e]
-    return [
-        rules.select.output.selection.format(
-            experiment=e, dataset=d, split=s, fold=f, selector=sel
-        )
-        for d in x["datasets"]
-        for s, spec in x["splits"].items()
-        for f in range(n_folds(spec))
-        for sel, sel_entry in SELECTORS[e].items()
-        if applies_to(sel_entry, d)
-    ]
+def experiment_files(kind):
+    def files(wildcards):
+        return _outputs(wildcards.experiment, kind)[0]
+
+    return files
+
+
+def experiment_labels(kind):
+    def labels(wildcards):
+        return _outputs(wildcards.experiment, kind)[1]
+
+    return labels
+
+
+def experiment_datasets(wildcards):
+    return EXPERIMENTS[wildcards.experiment]["datasets"]
 
 
 def stats_metrics(experiment):
@@ -329,16 +435,32 @@ def summary_inputs():
     return out
 
 
-def stats_files():
-    return [rules.prepare.output.stats.format(dataset=d) for d in DATASETS]
+def stats_files(wildcards):
+    return [
+        rules.prepare.output.stats.format(dataset=d)
+        for d in EXPERIMENTS[wildcards.experiment]["datasets"]
+    ]
+
+
+def provenance_config(wildcards):
+    """What the experiment's provenance records: its own config and the
+    settings shared by all experiments."""
+    shared = {k: v for k, v in config.items() if k not in ("experiments",)}
+    return canonical(
+        {
+            **shared,
+            "experiments": {wildcards.experiment: EXPERIMENTS[wildcards.experiment]},
+        }
+    )
 
 
 def all_targets():
-    out = [rules.datasets_report.output.table, rules.provenance.output.text]
-    out += claims_targets()
+    out = claims_targets()
     out.append(rules.summary.output.html)
     for e, x in EXPERIMENTS.items():
         out += [
+            rules.datasets_report.output.table.format(experiment=e),
+            rules.provenance.output.text.format(experiment=e),
             rules.aggregate.output.metrics.format(experiment=e),
             rules.aggregate.output.summary.format(experiment=e),
             rules.ranks.output.table.format(experiment=e),
@@ -349,7 +471,7 @@ def all_targets():
             rules.stats.output.cd.format(experiment=e, metric=m)
             for m in stats_metrics(e)
         ]
-        if TRANSFORMS[e]:
+        if x.get("transformations"):
             out.append(rules.transformations_table.output.table.format(experiment=e))
         out += [
             getattr(rules.plot.output, ext).format(experiment=e, dataset=d)

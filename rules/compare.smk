@@ -24,6 +24,7 @@ rule stats:
     params:
         options=stats_options,
         labels=labels,
+        code=code("compare"),
     script:
         "../scripts/stats.py"
 
@@ -51,13 +52,14 @@ rule ranks:
         runtime=10,
     params:
         labels=labels,
+        code=code("compare"),
     script:
         "../scripts/ranks.py"
 
 
 rule runtime:
     input:
-        selections=experiment_selection_files,
+        selections=experiment_files("select"),
     output:
         table=report(
             "results/{experiment}/tables/runtime.tsv",
@@ -75,13 +77,16 @@ rule runtime:
     resources:
         mem_mb=1000,
         runtime=10,
+    params:
+        labels=experiment_labels("select"),
+        code=code("compare"),
     script:
         "../scripts/runtime.py"
 
 
 rule stability:
     input:
-        selections=experiment_selection_files,
+        selections=experiment_files("select"),
     output:
         table="results/{experiment}/tables/stability.tsv",
         png=report(
@@ -101,8 +106,10 @@ rule stability:
         mem_mb=1000,
         runtime=10,
     params:
-        grid=grid,
+        grid=lambda wildcards: GRIDS[wildcards.experiment],
         labels=labels,
+        key_labels=experiment_labels("select"),
+        code=code("compare"),
     script:
         "../scripts/stability.py"
 
@@ -110,14 +117,15 @@ rule stability:
 rule provenance:
     output:
         text=report(
-            "results/provenance.txt",
+            "results/{experiment}/provenance.txt",
             caption="../report/provenance.rst",
-            category="provenance",
+            category="{experiment}",
+            subcategory="provenance",
         ),
     log:
-        "logs/provenance.log",
+        "logs/{experiment}/provenance.log",
     benchmark:
-        "benchmarks/provenance.tsv"
+        "benchmarks/{experiment}/provenance.tsv"
     conda:
         "../envs/mlfsbench.yaml"
     threads: 1
@@ -125,6 +133,6 @@ rule provenance:
         mem_mb=500,
         runtime=5,
     params:
-        config=canonical(config),
+        config=provenance_config,
     script:
         "../scripts/provenance.py"

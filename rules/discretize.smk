@@ -1,14 +1,15 @@
-# Discretizers fitted on each fold's training part, applied to both parts.
+# Discretizers fitted on each fold's training part, applied to both parts
+# (one job per fold batch).
 rule discretize:
     input:
         data=rules.prepare.output.data,
         split=rules.split.output.split,
     output:
-        disc="results/{experiment}/{dataset}/{split}/fold{fold}/disc/{disc}.npz",
+        disc="results/shared/{dataset}/{split}/{batch}/disc/{disc}.npz",
     log:
-        "logs/{experiment}/discretize/{dataset}/{split}/fold{fold}/{disc}.log",
+        "logs/discretize/{dataset}/{split}/{batch}/{disc}.log",
     benchmark:
-        "benchmarks/{experiment}/discretize/{dataset}/{split}/fold{fold}/{disc}.tsv"
+        "benchmarks/shared/discretize/{dataset}/{split}/{batch}/{disc}.tsv"
     conda:
         "../envs/mlfsbench.yaml"
     threads: 1
@@ -16,6 +17,8 @@ rule discretize:
         mem_mb=dataset_mb,
         runtime=30,
     params:
+        folds=folds,
         disc=disc_params,
+        code=code("discretize"),
     script:
         "../scripts/discretize.py"

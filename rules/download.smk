@@ -9,7 +9,7 @@ rule download:
     log:
         "logs/download/{dataset}/{file}.log",
     benchmark:
-        "benchmarks/download/{dataset}/{file}.tsv"
+        "benchmarks/shared/download/{dataset}/{file}.tsv"
     conda:
         "../envs/mlfsbench.yaml"
     threads: 1

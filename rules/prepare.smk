@@ -8,7 +8,7 @@ rule prepare:
     log:
         "logs/prepare/{dataset}.log",
     benchmark:
-        "benchmarks/prepare/{dataset}.tsv"
+        "benchmarks/shared/prepare/{dataset}.tsv"
     conda:
         "../envs/mlfsbench.yaml"
     threads: 1

@@ -1,13 +1,13 @@
-# Feature ranking of each configured selector on each fold's training part.
+# Feature ranking of a selector on the training part of each fold of a batch.
 rule select:
     input:
         unpack(select_inputs),
     output:
-        selection="results/{experiment}/{dataset}/{split}/fold{fold}/select/{selector}.json",
+        selection="results/shared/{dataset}/{split}/{batch}/seed{seed}/select/{selector}.json",
     log:
-        "logs/{experiment}/select/{dataset}/{split}/fold{fold}/{selector}.log",
+        "logs/select/{dataset}/{split}/{batch}/seed{seed}/{selector}.log",
     benchmark:
-        "benchmarks/{experiment}/select/{dataset}/{split}/fold{fold}/{selector}.tsv"
+        "benchmarks/shared/select/{dataset}/{split}/{batch}/seed{seed}/{selector}.tsv"
     conda:
         "../envs/mlfsbench.yaml"
     threads: selector_threads
@@ -15,8 +15,10 @@ rule select:
         mem_mb=dataset_mb,
         runtime=120,
     params:
+        folds=folds,
         method=selector_name,
         method_params=selector_params,
-        seed=seed,
+        record_keys=cache_keys,
+        code=code("select", "selector"),
     script:
         "../scripts/select.py"

@@ -1,13 +1,14 @@
-# Folds of each resampling scheme, deterministic from the split's seed.
+# Folds of each split protocol, deterministic from the split's seed; shared by
+# every experiment that asks for the same protocol.
 rule split:
     input:
         data=rules.prepare.output.data,
     output:
-        split="results/{experiment}/{dataset}/splits/{split}.npz",
+        split="results/shared/{dataset}/{split}/folds.npz",
     log:
-        "logs/{experiment}/split/{dataset}/{split}.log",
+        "logs/split/{dataset}/{split}.log",
     benchmark:
-        "benchmarks/{experiment}/split/{dataset}/{split}.tsv"
+        "benchmarks/shared/split/{dataset}/{split}.tsv"
     conda:
         "../envs/mlfsbench.yaml"
     threads: 1
@@ -16,5 +17,6 @@ rule split:
         runtime=30,
     params:
         spec=split_spec,
+        code=code("split"),
     script:
         "../scripts/split.py"

@@ -4,12 +4,12 @@ rule transform:
         data=rules.prepare.output.data,
         split=rules.split.output.split,
     output:
-        labels="results/{experiment}/{dataset}/{split}/fold{fold}/labels/{transform}.npz",
-        summary="results/{experiment}/{dataset}/{split}/fold{fold}/labels/{transform}.json",
+        labels="results/shared/{dataset}/{split}/{batch}/seed{seed}/labels/{transform}.npz",
+        summary="results/shared/{dataset}/{split}/{batch}/seed{seed}/labels/{transform}.json",
     log:
-        "logs/{experiment}/transform/{dataset}/{split}/fold{fold}/{transform}.log",
+        "logs/transform/{dataset}/{split}/{batch}/seed{seed}/{transform}.log",
     benchmark:
-        "benchmarks/{experiment}/transform/{dataset}/{split}/fold{fold}/{transform}.tsv"
+        "benchmarks/shared/transform/{dataset}/{split}/{batch}/seed{seed}/{transform}.tsv"
     conda:
         "../envs/mlfsbench.yaml"
     threads: 1
@@ -17,16 +17,18 @@ rule transform:
         mem_mb=dataset_mb,
         runtime=30,
     params:
+        folds=folds,
         method=transform_name,
         method_params=transform_params,
-        seed=seed,
+        record_keys=cache_keys,
+        code=code("transform", "transformation"),
     script:
         "../scripts/transform.py"
 
 
 rule transformations_table:
     input:
-        summaries=experiment_transform_files,
+        summaries=experiment_files("transform"),
     output:
         table=report(
             "results/{experiment}/tables/transformations.tsv",
@@ -44,5 +46,8 @@ rule transformations_table:
     resources:
         mem_mb=500,
         runtime=10,
+    params:
+        labels=experiment_labels("transform"),
+        code=code("aggregate"),
     script:
         "../scripts/transformations_table.py"

@@ -4,11 +4,12 @@ from mlfsbench.workflow.aggregate import write_tables
 from mlfsbench.workflow.logutil import log_to
 
 
-def main(paths, metrics_out, summary_out):
-    write_tables(paths, metrics_out, summary_out)
+def main(paths, labels, metrics_out, summary_out):
+    write_tables(paths, metrics_out, summary_out, labels=labels)
 
 
 if __name__ == "__main__":
     smk = snakemake  # noqa: F821 (injected by Snakemake)
     with log_to(smk.log[0]):
-        main(list(smk.input.metrics), smk.output.metrics, smk.output.summary)
+        main(list(smk.input.metrics), list(smk.params.labels), smk.output.metrics,
+             smk.output.summary)

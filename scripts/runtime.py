@@ -4,11 +4,11 @@ from mlfsbench.workflow.compare import runtime_table
 from mlfsbench.workflow.logutil import log_to
 
 
-def main(paths, out):
-    runtime_table(paths, out)
+def main(paths, labels, out):
+    runtime_table(paths, out, labels=labels)
 
 
 if __name__ == "__main__":
     smk = snakemake  # noqa: F821 (injected by Snakemake)
     with log_to(smk.log[0]):
-        main(list(smk.input.selections), smk.output.table)
+        main(list(smk.input.selections), list(smk.params.labels), smk.output.table)

@@ -1,17 +1,18 @@
-"""Snakemake adapter: rank features of one fold with one selector."""
+"""Snakemake adapter: rank features of a batch of folds with one selector."""
 
 from mlfsbench.workflow.logutil import log_to
-from mlfsbench.workflow.stages import select
+from mlfsbench.workflow.stages import select_batch
 
 
-def main(data, split, fold, out, method, params, seed, disc):
-    select(data, split, fold, out, method=method, params=params, seed=seed,
-           discretized=disc)
+def main(data, split, folds, out, method, params, seed, keys, disc, threads):
+    select_batch(data, split, folds, out, method=method, params=params, seed=seed,
+                 keys=keys, discretized=disc, threads=threads)
 
 
 if __name__ == "__main__":
     smk = snakemake  # noqa: F821 (injected by Snakemake)
     with log_to(smk.log[0]):
-        main(smk.input.data, smk.input.split, int(smk.wildcards.fold),
+        main(smk.input.data, smk.input.split, list(smk.params.folds),
              smk.output.selection, smk.params.method,
-             dict(smk.params.method_params), smk.params.seed, smk.input.get("disc"))
+             dict(smk.params.method_params), int(smk.wildcards.seed),
+             dict(smk.params.record_keys), smk.input.get("disc"), smk.threads)

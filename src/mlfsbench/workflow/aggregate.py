@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -21,9 +22,28 @@ def _k_order(values: pd.Series) -> pd.Series:
     return values.map(lambda v: special.get(str(v)) or float(v))
 
 
-def collect(paths: Sequence[PathLike]) -> pd.DataFrame:
-    """Concatenate per-fold metric tables into one deterministically sorted table."""
-    frames = [pd.read_csv(p, sep="\t", dtype={"n_features": str}) for p in paths]
+def _read_labelled(path: PathLike, labels: dict[str, Any] | None) -> pd.DataFrame:
+    """A metrics table of the shared cache, its key columns replaced by the
+    names one experiment gives them (``labels``: e.g. ``split``,
+    ``selector``, ``classifier``)."""
+    frame = pd.read_csv(path, sep="\t", dtype={"n_features": str})
+    for column, value in (labels or {}).items():
+        frame[column] = value
+    return frame
+
+
+def collect(paths: Sequence[PathLike],
+            labels: Sequence[dict[str, Any]] | None = None) -> pd.DataFrame:
+    """Concatenate metric tables into one deterministically sorted table.
+
+    Every table carries its keys (dataset, split, fold, selector,
+    classifier); ``labels``, aligned with ``paths``, renames them to an
+    experiment's names (its split names and method ids).
+    """
+    if labels is not None and len(labels) != len(paths):
+        raise ValueError(f"{len(paths)} tables but {len(labels)} labels")
+    frames = [_read_labelled(p, None if labels is None else labels[i])
+              for i, p in enumerate(paths)]
     if not frames:
         raise ValueError("no metric tables to aggregate")
     table = pd.concat(frames, ignore_index=True)
@@ -49,9 +69,10 @@ def summarize(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def write_tables(paths: Sequence[PathLike], metrics_out: PathLike,
-                 summary_out: PathLike) -> pd.DataFrame:
+                 summary_out: PathLike, *,
+                 labels: Sequence[dict[str, Any]] | None = None) -> pd.DataFrame:
     """Write the tidy table of every fold and its per-configuration summary."""
-    table = collect(paths)
+    table = collect(paths, labels)
     write_text(metrics_out, format_table(table))
     write_text(summary_out, format_table(summarize(table)))
     return table
@@ -148,25 +169,33 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
     plt.close(fig)
 
 
-def transformations_table(paths: Sequence[PathLike], out: PathLike) -> pd.DataFrame:
+def transformations_table(paths: Sequence[PathLike], out: PathLike, *,
+                          labels: Sequence[dict[str, Any]] | None = None,
+                          ) -> pd.DataFrame:
     """One row per fold, transformation and output array of the label stage.
 
-    Paths follow ``.../{dataset}/{split}/fold{fold}/labels/{transform}.json``.
+    Each summary file holds records with their keys (dataset, split, fold,
+    transformation); ``labels``, aligned with ``paths``, renames the split
+    and transformation to an experiment's names.
     """
     rows = []
-    for path in paths:
-        parts = os.path.normpath(path).split(os.sep)
+    for i, path in enumerate(paths):
         with open(path, encoding="utf-8") as fh:
-            summary = json.load(fh)
-        for key, info in summary.items():
-            if not isinstance(info, dict) or "shape" not in info:
-                continue
-            rows.append({"dataset": parts[-5], "split": parts[-4],
-                         "fold": int(parts[-3].removeprefix("fold")),
-                         "transformation": os.path.splitext(parts[-1])[0],
-                         "array": key, "shape": "x".join(map(str, info["shape"])),
-                         "classes": info.get("classes"),
-                         "discarded": info.get("discarded")})
+            data = json.load(fh)
+        names = {} if labels is None else labels[i]
+        for summary in data.get("records", [data]):
+            for key, info in summary.items():
+                if not isinstance(info, dict) or "shape" not in info:
+                    continue
+                rows.append({
+                    "dataset": summary["dataset"],
+                    "split": names.get("split", summary["split"]),
+                    "fold": int(summary["fold"]),
+                    "transformation": names.get("transformation",
+                                                summary["transformation"]),
+                    "array": key, "shape": "x".join(map(str, info["shape"])),
+                    "classes": info.get("classes"),
+                    "discarded": info.get("discarded")})
     table = pd.DataFrame(rows, columns=["dataset", "split", "fold", "transformation",
                                         "array", "shape", "classes", "discarded"])
     table = table.sort_values(["dataset", "split", "transformation", "array", "fold"],

@@ -274,32 +274,40 @@ def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
     return table
 
 
-def _selections(paths: Sequence[PathLike]) -> pd.DataFrame:
-    """Selection records with their dataset/split/fold/selector from the path.
+def _selections(paths: Sequence[PathLike],
+                labels: Sequence[dict[str, Any]] | None = None) -> pd.DataFrame:
+    """Selection records with their dataset/split/fold/selector keys.
 
-    Paths follow ``.../{dataset}/{split}/fold{fold}/select/{selector}.json``.
+    The records carry their keys; ``labels``, aligned with ``paths``,
+    renames the split and selector to an experiment's names.
     """
+    from mlfsbench.workflow.stages import read_selections
+
+    if labels is not None and len(labels) != len(paths):
+        raise ValueError(f"{len(paths)} selection files but {len(labels)} labels")
     rows = []
-    for path in paths:
-        parts = os.path.normpath(path).split(os.sep)
-        with open(path, encoding="utf-8") as fh:
-            rec = json.load(fh)
-        rows.append({"dataset": parts[-5], "split": parts[-4],
-                     "fold": int(parts[-3].removeprefix("fold")),
-                     "selector": os.path.splitext(parts[-1])[0],
-                     "seconds": float(rec["seconds"]), "ranking": rec["ranking"]})
+    for i, path in enumerate(paths):
+        names = {} if labels is None else labels[i]
+        for rec in read_selections(path):
+            rows.append({"dataset": rec["dataset"],
+                         "split": names.get("split", rec["split"]),
+                         "fold": int(rec["fold"]),
+                         "selector": names.get("selector", rec["selector"]),
+                         "seconds": float(rec["seconds"]),
+                         "ranking": rec["ranking"]})
     if not rows:
         raise ValueError("no selection records")
     return pd.DataFrame(rows)
 
 
-def runtime_table(paths: Sequence[PathLike], out: PathLike) -> pd.DataFrame:
+def runtime_table(paths: Sequence[PathLike], out: PathLike, *,
+                  labels: Sequence[dict[str, Any]] | None = None) -> pd.DataFrame:
     """Seconds of each selector's ``fit`` per dataset (mean, std, folds).
 
     The time is measured around ``fit`` alone (reading files and starting
     Python are excluded; the rule's ``benchmark:`` file has the job's total).
     """
-    sel = _selections(paths)
+    sel = _selections(paths, labels)
     table = (sel.groupby(["dataset", "selector"], sort=True)["seconds"]
              .agg(mean="mean", std="std", folds="count").reset_index())
     write_text(out, format_table(table))
@@ -307,14 +315,15 @@ def runtime_table(paths: Sequence[PathLike], out: PathLike) -> pd.DataFrame:
 
 
 def stability_table(paths: Sequence[PathLike], grid: Sequence[int | str],
-                    out: PathLike) -> pd.DataFrame:
+                    out: PathLike, *,
+                    labels: Sequence[dict[str, Any]] | None = None) -> pd.DataFrame:
     """Nogueira et al. (2018) stability of the top-K subsets across folds.
 
     One row per dataset, split, selector and integer K of the grid (``all``,
     ``selected`` and K not below the number of features are skipped: every
     fold selects the same set there, or the size varies).
     """
-    sel = _selections(paths)
+    sel = _selections(paths, labels)
     rows = []
     for (dataset, split, selector), g in sel.groupby(["dataset", "split",
                                                       "selector"], sort=True):

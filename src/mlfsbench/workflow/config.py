@@ -124,6 +124,8 @@ def method_id(entry: dict[str, Any]) -> str:
     if entry.get("id"):
         return str(entry["id"])
     key = _normalized_key(entry)
+    if classifier_input(entry) != "raw":
+        key["input"] = classifier_input(entry)
     if not key:
         return entry["name"]
     digest = hashlib.sha1(canonical_json(key).encode()).hexdigest()[:8]
@@ -266,6 +268,15 @@ def check_experiment(name: str, experiment: dict[str, Any],
                     f"{where}: {key} entry {method_id(entry)!r} names dataset(s) "
                     f"{', '.join(sorted(extra))} that the experiment does not list"
                 )
+    for entry in experiment["classifiers"]:
+        if classifier_input(entry) != "codes":
+            continue
+        for sel in experiment["selectors"]:
+            if discretization_id(sel.get("discretize")) == "none":
+                raise ValueError(
+                    f"{where}: classifier {method_id(entry)!r} reads the "
+                    f"selectors' codes (input: codes), but selector "
+                    f"{method_id(sel)!r} has no discretization")
     try:
         check_methods(experiment)
         feature_counts(experiment["n_features"])
@@ -453,3 +464,84 @@ def check_methods(config: dict[str, Any]) -> None:
             if ident in seen:
                 raise ValueError(f"config {key}: two entries share the id {ident!r}")
             seen[ident] = name
+
+
+# ------------------------------------------------------------- cache keys
+# Outputs from the split on are shared by all experiments: they are keyed by
+# what they are (a split protocol, a method's content), not by the experiment
+# or the name an experiment gives them.
+def split_id(spec: dict[str, Any]) -> str:
+    """Identifier of a split protocol (its type, sizes, seed, stratification).
+
+    Defaults are those of :func:`mlfsbench.data.split.make_splits` (seed 0,
+    stratified), so ``{type: kfold, k: 2}`` and ``{type: kfold, k: 2, seed: 0}``
+    are the same split.
+
+    >>> split_id({"type": "kfold", "k": 2})
+    'kfold-k2-seed0'
+    >>> split_id({"type": "holdout", "test_size": 0.5, "repeats": 30, "seed": 3,
+    ...           "stratify": False})
+    'holdout-t0.5-r30-seed3-unstratified'
+    >>> split_id({"type": "given"})
+    'given'
+    """
+    kind = spec["type"]
+    if kind == "given":
+        return "given"
+    if kind == "kfold":
+        out = f"kfold-k{int(spec['k'])}"
+    elif kind == "holdout":
+        out = f"holdout-t{float(spec['test_size'])!r}-r{int(spec['repeats'])}"
+    else:
+        raise ValueError(f"unknown split type {kind!r}")
+    out += f"-seed{int(spec.get('seed', 0))}"
+    if not spec.get("stratify", True):
+        out += "-unstratified"
+    return out
+
+
+def classifier_input(entry: dict[str, Any]) -> str:
+    """What a classifier entry reads: ``raw`` features or the selector's
+    discretization ``codes``."""
+    return entry.get("input") or "raw"
+
+
+def cache_id(entry: dict[str, Any], dataset: str, kind: str) -> str:
+    """Content identifier of a configured method on one dataset.
+
+    The registry name plus a hash of its parameters on that dataset, and of
+    its discretization (selectors) or input (classifiers reading codes). An
+    explicit ``id:`` names the method in the experiment's tables only, so
+    two experiments (or two names) of the same method share its results.
+
+    >>> cache_id({"name": "mlknn"}, "d", "classifier")
+    'mlknn'
+    >>> a = cache_id({"name": "mlknn", "params": {"k": 5}}, "d", "classifier")
+    >>> b = cache_id({"name": "mlknn", "id": "x", "dataset_params": {"d": {"k": 5}}},
+    ...              "d", "classifier")
+    >>> a == b != cache_id({"name": "mlknn", "params": {"k": 5}, "input": "codes"},
+    ...                    "d", "classifier")
+    True
+    """
+    key: dict[str, Any] = {}
+    params = normalize_params(entry["name"], entry_params(entry, dataset))
+    if params:
+        key["params"] = params
+    if kind == "selector":
+        key["discretize"] = discretization_id(entry.get("discretize"))
+    if kind == "classifier" and classifier_input(entry) != "raw":
+        key["input"] = classifier_input(entry)
+    if not key:
+        return entry["name"]
+    digest = hashlib.sha1(canonical_json(key).encode()).hexdigest()[:8]
+    return f"{entry['name']}-{digest}"
+
+
+def grid_id(grid: list[int | str]) -> str:
+    """Identifier of an expanded feature-count grid.
+
+    >>> grid_id([1, 5, "all"]) == grid_id([1, 5, "all"]) != grid_id([1, "all"])
+    True
+    """
+    digest = hashlib.sha1(canonical_json(list(grid)).encode()).hexdigest()[:8]
+    return f"grid-{digest}"

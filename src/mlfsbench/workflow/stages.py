@@ -224,30 +224,55 @@ def transform(dataset: PathLike, split_file: PathLike, fold: int, out: PathLike,
 
 
 # ---------------------------------------------------------------------- select
-def select(dataset: PathLike, split_file: PathLike, fold: int, out: PathLike, *,
-           method: str, params: dict[str, Any] | None = None, seed: int = 0,
-           discretized: PathLike | None = None) -> dict[str, Any]:
-    """Rank the features of a fold's training part with a registered selector."""
-    ds = Dataset.load(dataset)
-    train, test = load_fold(split_file, fold)
-    if discretized is not None:
-        with np.load(discretized) as z:
-            X = z["X_train"]
-    else:
-        X, _ = fold_data(ds, train, test)
+def select_fold(X_train, Y_train, feature_names: Sequence[str], *, method: str,
+                params: dict[str, Any] | None = None, seed: int = 0,
+                name: str | None = None, feature_types=None) -> dict:
+    """Rank the features of one training part: the selection record.
+
+    The one implementation of the selection of a fold, called by the
+    workflow's batch jobs (:func:`select_batch`), :func:`select` and the
+    CLI's ``select``.
+    """
     from mlfsbench.estimators.selectors import fit_selector  # select jobs only
 
     selector = registry.create("selector", method, params, random_state=seed)
     start = time.perf_counter()
     try:
-        fit_selector(selector, X, ds.Y[train], feature_types=ds.feature_types)
+        fit_selector(selector, X_train, Y_train, feature_types=feature_types)
     except ValueError as exc:  # name the data: estimators do not know it
-        raise ValueError(f"{dataset} (dataset {ds.name}, fold {fold}): selector "
-                         f"{method!r}: {exc}") from exc
+        if name is None:
+            raise
+        raise ValueError(f"{name}: selector {method!r}: {exc}") from exc
     seconds = time.perf_counter() - start
-    result = selection_record(selector, ds.feature_names, method, params, seconds)
+    return selection_record(selector, feature_names, method, params, seconds)
+
+
+def _fold_features(ds: Dataset, split_file: PathLike, fold: int,
+                   discretized: PathLike | None, part: str = "train"):
+    """The training (and test) features of a fold: raw, or a discretize
+    output's codes (a single-fold file or a batch file, see
+    :func:`discretize_batch`)."""
+    train, test = load_fold(split_file, fold)
+    if discretized is None:
+        return (train, test, *fold_data(ds, train, test))
+    with np.load(discretized) as z:
+        if f"X_train_{fold}" in z.files:
+            return train, test, z[f"X_train_{fold}"], z[f"X_test_{fold}"]
+        return train, test, z["X_train"], z["X_test"]
+
+
+def select(dataset: PathLike, split_file: PathLike, fold: int, out: PathLike, *,
+           method: str, params: dict[str, Any] | None = None, seed: int = 0,
+           discretized: PathLike | None = None) -> dict[str, Any]:
+    """Rank the features of a fold's training part with a registered selector."""
+    ds = Dataset.load(dataset)
+    train, _, X, _ = _fold_features(ds, split_file, fold, discretized)
+    result = select_fold(X, ds.Y[train], ds.feature_names, method=method,
+                         params=params, seed=seed,
+                         name=f"{dataset} (dataset {ds.name}, fold {fold})",
+                         feature_types=ds.feature_types)
     write_json(out, result)
-    log.info("%s on %s fold %d: %.3f s", method, ds.name, fold, seconds)
+    log.info("%s on %s fold %d: %.3f s", method, ds.name, fold, result["seconds"])
     return result
 
 
@@ -306,26 +331,43 @@ def grid_sizes(grid: Sequence[int | str], n_features: int,
     return out
 
 
-def classify(dataset: PathLike, split_file: PathLike, fold: int,
-             selection: PathLike, out: PathLike, *, classifier: str,
-             params: dict[str, Any] | None = None, grid: Sequence[int | str],
-             seed: int = 0) -> None:
+def _fit_predict_path(classifier: str, params, seed: int, X_train, Y_train, X_test,
+                      column_sets: list[np.ndarray]) -> list[tuple]:
+    """``(Y_pred, Y_score)`` for each feature subset of ``column_sets``.
+
+    A classifier with ``predict_path`` fits every subset in one call (e.g.
+    sharing its neighbour searches); otherwise a fresh model is fitted per
+    subset.
+    """
+    model = registry.create("classifier", classifier, params, random_state=seed)
+    if hasattr(model, "predict_path"):
+        return list(model.predict_path(X_train, Y_train, X_test, column_sets))
+    out = []
+    for cols in column_sets:
+        model = registry.create("classifier", classifier, params, random_state=seed)
+        model.fit(X_train[:, cols], Y_train)
+        out.append((model.predict(X_test[:, cols]),
+                    model.predict_proba(X_test[:, cols])))
+    return out
+
+
+def classify_fold(X_train, Y_train, X_test, record: dict[str, Any], *,
+                  classifier: str, params: dict[str, Any] | None = None,
+                  grid: Sequence[int | str], seed: int = 0,
+                  regression: bool = False, name: str = "selection") -> dict:
     """Train and apply a classifier on the top-K features for every K of the grid.
 
-    When the selection record has ``granules`` (see :func:`selection_record`),
-    every K trains one classifier per granule on that granule's own top-K
-    features and its own labels, and the granules' predictions and scores fill
-    the columns of their labels in the full ``(n_test, n_labels)`` matrices
-    (Li et al. 2017, Fig. 2). Labels in no granule (none, for the shipped
-    selectors) would keep prediction 0 and score 0.
-    """
-    import json
+    ``record`` is a selection record (:func:`selection_record`). Returns the
+    predictions: ``labels`` (grid points), ``n_used``, ``n_total``, ``Y_pred``
+    and ``Y_score`` stacked over the grid, ``train_mean``.
 
-    ds = Dataset.load(dataset)
-    train, test = load_fold(split_file, fold)
-    X_train, X_test = fold_data(ds, train, test)
-    with open(selection, encoding="utf-8") as fh:
-        record = json.load(fh)
+    When the selection record has ``granules``, every K trains one classifier
+    per granule on that granule's own top-K features and its own labels, and
+    the granules' predictions and scores fill the columns of their labels in
+    the full ``(n_test, n_labels)`` matrices (Li et al. 2017, Fig. 2). Labels
+    in no granule (none, for the shipped selectors) would keep prediction 0
+    and score 0.
+    """
     if record.get("granules"):
         parts = [(np.asarray(g["labels"], dtype=np.intp),
                   np.asarray(g["ranking"], dtype=np.intp))
@@ -339,33 +381,50 @@ def classify(dataset: PathLike, split_file: PathLike, fold: int,
         # dataset): no classifier is built, and the grid point has no result
         # for this fold, as the "-" cells of Spolaor et al. (2013), Tables 3-4.
         log.warning("%s: grid point(s) %s select no feature; no prediction "
-                    "for them in this fold", selection, ", ".join(empty))
+                    "for them in this fold", name, ", ".join(empty))
         sizes = [(label, k) for label, k in sizes if k > 0]
     if not sizes:
-        raise ValueError(f"{selection}: no feature count of the grid {list(grid)} "
+        raise ValueError(f"{name}: no feature count of the grid {list(grid)} "
                          f"fits {X_train.shape[1]} features")
-    n_test, n_labels = len(test), ds.Y.shape[1]
-    dtype = np.float64 if ds.is_regression else np.uint8
-    preds, scores = [], []
-    for _, k in sizes:
-        Y_pred = np.zeros((n_test, n_labels), dtype=dtype)
-        Y_score = np.zeros((n_test, n_labels), dtype=float)
-        for labels, ranking in parts:
-            cols = np.sort(ranking[:k])
-            target = slice(None) if labels is None else labels
-            model = registry.create("classifier", classifier, params,
-                                    random_state=seed)
-            model.fit(X_train[:, cols], ds.Y[train][:, target])
-            Y_pred[:, target] = np.asarray(model.predict(X_test[:, cols]),
-                                           dtype=dtype)
-            Y_score[:, target] = np.asarray(model.predict_proba(X_test[:, cols]),
-                                            dtype=float)
-        preds.append(Y_pred)
-        scores.append(Y_score)
-    save_npz(out, labels=np.array([label for label, _ in sizes]),
-             n_used=np.array([k for _, k in sizes]), n_total=np.array(X_train.shape[1]),
-             Y_pred=np.stack(preds), Y_score=np.stack(scores), test=test,
-             train_mean=np.asarray(ds.Y[train], dtype=float).mean(axis=0))
+    n_test, n_labels = X_test.shape[0], Y_train.shape[1]
+    dtype = np.float64 if regression else np.uint8
+    Y_pred = np.zeros((len(sizes), n_test, n_labels), dtype=dtype)
+    Y_score = np.zeros((len(sizes), n_test, n_labels), dtype=float)
+    for labels, ranking in parts:
+        target = slice(None) if labels is None else labels
+        column_sets = [np.sort(ranking[:k]) for _, k in sizes]
+        path = _fit_predict_path(classifier, params, seed, X_train,
+                                 Y_train[:, target], X_test, column_sets)
+        for i, (pred, score) in enumerate(path):
+            Y_pred[i][:, target] = np.asarray(pred, dtype=dtype)
+            Y_score[i][:, target] = np.asarray(score, dtype=float)
+    return {"labels": np.array([label for label, _ in sizes]),
+            "n_used": np.array([k for _, k in sizes]),
+            "n_total": np.array(X_train.shape[1]), "Y_pred": Y_pred,
+            "Y_score": Y_score,
+            "train_mean": np.asarray(Y_train, dtype=float).mean(axis=0)}
+
+
+def classify(dataset: PathLike, split_file: PathLike, fold: int,
+             selection: PathLike, out: PathLike, *, classifier: str,
+             params: dict[str, Any] | None = None, grid: Sequence[int | str],
+             seed: int = 0, discretized: PathLike | None = None) -> None:
+    """:func:`classify_fold` of one fold from files; predictions as ``.npz``.
+
+    ``discretized`` makes the classifier read a discretize output's codes
+    instead of the raw features (``input: codes``).
+    """
+    import json
+
+    ds = Dataset.load(dataset)
+    train, test, X_train, X_test = _fold_features(ds, split_file, fold, discretized)
+    with open(selection, encoding="utf-8") as fh:
+        record = json.load(fh)
+    pred = classify_fold(X_train, ds.Y[train], X_test, record,
+                         classifier=classifier, params=params, grid=grid,
+                         seed=seed, regression=ds.is_regression,
+                         name=str(selection))
+    save_npz(out, test=test, **pred)
 
 
 # -------------------------------------------------------------------- evaluate
@@ -373,26 +432,36 @@ METRIC_COLUMNS = ["dataset", "split", "fold", "selector", "classifier",
                   "n_features", "metric", "value"]
 
 
+def evaluate_fold(Y_true, pred, *, regression: bool = False
+                  ) -> list[tuple[str, str, float]]:
+    """``(grid point, metric, value)`` of every metric for every K of one fold.
+
+    ``pred`` is the output of :func:`classify_fold` (or its ``.npz``).
+    """
+    rows = []
+    n_total = int(pred["n_total"])
+    for i, label in enumerate(np.asarray(pred["labels"]).tolist()):
+        if regression:  # multi-target regression (Sechidis 2019, Section 5)
+            values = {"rrmse": float(rrmse(Y_true, pred["Y_pred"][i],
+                                           train_mean=pred["train_mean"]))}
+        else:
+            values = evaluate_metrics(Y_true, pred["Y_pred"][i], pred["Y_score"][i])
+        values["feature_reduction"] = float(
+            feature_reduction(int(pred["n_used"][i]), n_total))
+        rows.extend((str(label), metric, value) for metric, value in values.items())
+    return rows
+
+
 def evaluate(dataset: PathLike, predictions: PathLike, out: PathLike, *,
              dataset_name: str, split_name: str, fold: int, selector: str,
              classifier: str) -> pd.DataFrame:
     """Every metric for every K of one fold's predictions, as a tidy table."""
     ds = Dataset.load(dataset)
-    rows = []
     with np.load(predictions) as z:
-        Y_true = ds.Y[z["test"]]
-        n_total = int(z["n_total"])
-        for i, label in enumerate(z["labels"].tolist()):
-            if ds.is_regression:  # multi-target regression (Sechidis 2019, §5)
-                values = {"rrmse": float(rrmse(Y_true, z["Y_pred"][i],
-                                               train_mean=z["train_mean"]))}
-            else:
-                values = evaluate_metrics(Y_true, z["Y_pred"][i], z["Y_score"][i])
-            values["feature_reduction"] = float(
-                feature_reduction(int(z["n_used"][i]), n_total))
-            for metric, value in values.items():
-                rows.append((dataset_name, split_name, fold, selector, classifier,
-                             label, metric, value))
+        pred = {k: z[k] for k in z.files}
+    rows = [(dataset_name, split_name, fold, selector, classifier, *row)
+            for row in evaluate_fold(ds.Y[pred["test"]], pred,
+                                     regression=ds.is_regression)]
     import pandas as pd
 
     table = pd.DataFrame(rows, columns=METRIC_COLUMNS)
@@ -404,3 +473,182 @@ def format_table(table: pd.DataFrame) -> str:
     """TSV text with a fixed float format (byte-identical across runs)."""
     return table.to_csv(sep="\t", index=False, float_format="%.10g",
                         lineterminator="\n")
+
+
+# --------------------------------------------------------------------- batches
+# The workflow's jobs cover a batch of folds of one split (all folds by
+# default). Each writes one file whose records carry their keys (dataset,
+# split protocol, fold, method identifiers, seed), so no reader parses paths.
+# The folds of a batch run in parallel, in worker processes, up to the job's
+# threads; the per-fold work is the same function the CLI calls.
+def batch_folds(batch: str) -> list[int]:
+    """Folds of a batch identifier: ``folds0-4`` -> ``[0, 1, 2, 3, 4]``.
+
+    >>> batch_folds("folds3-5")
+    [3, 4, 5]
+    """
+    first, _, last = batch.removeprefix("folds").partition("-")
+    return list(range(int(first), int(last) + 1))
+
+
+def fold_batches(n: int, size: int | None = None) -> list[str]:
+    """Batch identifiers covering folds ``0..n-1``, ``size`` folds each
+    (all in one when ``size`` is None or 0).
+
+    >>> fold_batches(5), fold_batches(5, 2)
+    (['folds0-4'], ['folds0-1', 'folds2-3', 'folds4-4'])
+    """
+    size = size or n
+    return [f"folds{i}-{min(i + size, n) - 1}" for i in range(0, n, size)]
+
+
+def _map(func, items: list[tuple], threads: int) -> list:
+    """``[func(*item) for item in items]``, in ``threads`` worker processes."""
+    if threads <= 1 or len(items) <= 1:
+        return [func(*item) for item in items]
+    from joblib import Parallel, delayed
+
+    return Parallel(n_jobs=min(threads, len(items)), backend="loky")(
+        delayed(func)(*item) for item in items)
+
+
+def _fold_seed(seed: int, keys: dict[str, Any], fold: int, method_key: str) -> int:
+    from mlfsbench.workflow.seeds import derive_seed
+
+    return derive_seed(seed, keys["dataset"], keys["split"], fold, keys[method_key])
+
+
+def discretize_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int],
+                     out: PathLike, *, strategy: str, bins: int) -> None:
+    """:func:`discretize` of every fold of a batch: ``X_train_<fold>``,
+    ``X_test_<fold>`` arrays in one ``.npz``."""
+    from mlfsbench.estimators.discretizers.unsupervised import make_discretizer
+
+    ds = Dataset.load(dataset)
+    arrays: dict[str, np.ndarray] = {"folds": np.asarray(folds, dtype=np.int64)}
+    for fold in folds:
+        train, test = load_fold(split_file, fold)
+        X_train, X_test = fold_data(ds, train, test)
+        disc = make_discretizer(strategy, bins).fit(X_train)
+        arrays[f"X_train_{fold}"] = disc.transform(X_train)
+        arrays[f"X_test_{fold}"] = disc.transform(X_test)
+    save_npz(out, **arrays)
+
+
+def _select_one(dataset, split_file, fold, discretized, method, params, seed):
+    ds = Dataset.load(dataset)
+    train, _, X, _ = _fold_features(ds, split_file, fold, discretized)
+    return select_fold(X, ds.Y[train], ds.feature_names, method=method,
+                       params=params, seed=seed,
+                       name=f"{dataset} (dataset {ds.name}, fold {fold})",
+                       feature_types=ds.feature_types)
+
+
+def select_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int],
+                 out: PathLike, *, method: str, params: dict[str, Any] | None,
+                 seed: int, keys: dict[str, str],
+                 discretized: PathLike | None = None, threads: int = 1) -> dict:
+    """Selection records of every fold of a batch, as one JSON.
+
+    ``keys`` holds ``dataset``, ``split`` (the protocol's id) and ``selector``
+    (the method's cache id); each fold's selector gets the seed
+    :func:`~mlfsbench.workflow.seeds.derive_seed` of (``seed``, those keys,
+    fold).
+    """
+    seeds = [_fold_seed(seed, keys, f, "selector") for f in folds]
+    records = _map(_select_one, [(dataset, split_file, f, discretized, method,
+                                  params, s) for f, s in zip(folds, seeds,
+                                                             strict=True)], threads)
+    for fold, fold_seed, record in zip(folds, seeds, records, strict=True):
+        record.update(keys, fold=int(fold), seed=fold_seed)
+        log.info("%s on %s fold %d: %.3f s", method, keys["dataset"], fold,
+                 record["seconds"])
+    result = {**keys, "experiment_seed": seed, "folds": [int(f) for f in folds],
+              "records": records}
+    write_json(out, result)
+    return result
+
+
+def read_selections(path: PathLike) -> list[dict]:
+    """The per-fold records of a selection file (batch or single fold)."""
+    import json
+
+    with open(path, encoding="utf-8") as fh:
+        data = json.load(fh)
+    return data["records"] if "records" in data else [data]
+
+
+def _classify_one(dataset, split_file, fold, record, codes, classifier, params,
+                  grid, seed, predictions_dir):
+    ds = Dataset.load(dataset)
+    train, test, X_train, X_test = _fold_features(ds, split_file, fold, codes)
+    pred = classify_fold(X_train, ds.Y[train], X_test, record,
+                         classifier=classifier, params=params, grid=grid,
+                         seed=seed, regression=ds.is_regression,
+                         name=f"{record.get('selector')} fold {fold}")
+    if predictions_dir is not None:
+        save_npz(os.path.join(predictions_dir, f"fold{fold}.npz"), test=test,
+                 **pred)
+    return evaluate_fold(ds.Y[test], pred, regression=ds.is_regression)
+
+
+def classify_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int],
+                   selection: PathLike, out: PathLike, *, classifier: str,
+                   params: dict[str, Any] | None, grid: Sequence[int | str],
+                   seed: int, keys: dict[str, str], codes: PathLike | None = None,
+                   threads: int = 1, predictions_dir: PathLike | None = None,
+                   ) -> pd.DataFrame:
+    """Classify and evaluate every fold of a batch: one tidy metrics table.
+
+    ``keys``: ``dataset``, ``split``, ``selector``, ``classifier`` (cache
+    ids). ``codes`` (a :func:`discretize_batch` output) makes the classifier
+    read discretized features. Predictions are kept (``fold<i>.npz`` in
+    ``predictions_dir``) only when that is given.
+    """
+    records = {int(r["fold"]): r for r in read_selections(selection)}
+    missing = [f for f in folds if f not in records]
+    if missing:
+        raise ValueError(f"{selection}: no selection for fold(s) {missing}")
+    seeds = [_fold_seed(seed, keys, f, "classifier") for f in folds]
+    results = _map(_classify_one, [
+        (dataset, split_file, f, records[f], codes, classifier, params, grid, s,
+         predictions_dir) for f, s in zip(folds, seeds, strict=True)], threads)
+    rows = [(keys["dataset"], keys["split"], int(fold), keys["selector"],
+             keys["classifier"], *row)
+            for fold, fold_rows in zip(folds, results, strict=True)
+            for row in fold_rows]
+    import pandas as pd
+
+    table = pd.DataFrame(rows, columns=METRIC_COLUMNS)
+    write_text(out, format_table(table))
+    return table
+
+
+def transform_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int],
+                    out: PathLike, summary_out: PathLike, *, method: str,
+                    params: dict[str, Any] | None, seed: int,
+                    keys: dict[str, str]) -> dict:
+    """:func:`transform_labels` of every fold of a batch.
+
+    Arrays ``<fold>/<part>_<name>`` in one ``.npz``; the summary JSON has one
+    record per fold with its keys.
+    """
+    import tempfile
+
+    arrays: dict[str, np.ndarray] = {}
+    records = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for fold in folds:
+            fold_seed = _fold_seed(seed, keys, fold, "transformation")
+            path = os.path.join(tmp, f"{fold}.npz")
+            summary = transform_labels(dataset, split_file, fold, path,
+                                       method=method, params=params,
+                                       seed=fold_seed)
+            with np.load(path) as z:
+                arrays.update({f"{fold}/{k}": z[k] for k in z.files})
+            records.append({**keys, "fold": int(fold), "seed": fold_seed,
+                            **summary})
+    save_npz(out, **arrays)
+    result = {**keys, "folds": [int(f) for f in folds], "records": records}
+    write_json(summary_out, result)
+    return result
