@@ -50,7 +50,7 @@ def snakemake(workdir: Path, *args: str, limit: float = 3600):
 
 def stage_seconds(workdir: Path) -> pd.Series:
     """Seconds per rule: the ``s`` column of its benchmark files, summed."""
-    jobs = read_benchmarks(workdir, REPO / "rules")
+    jobs = read_benchmarks(workdir)
     return jobs.groupby("rule")["s"].sum().sort_values(ascending=False)
 
 

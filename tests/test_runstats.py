@@ -18,37 +18,42 @@ def _bench(root: Path, rel: str, s: float, rss: float, cpu: float) -> None:
     path.write_text(HEADER + f"{s}\t0:00:01\t{rss}\t0\t0\t0\t0\t0\t0\t{cpu}\n")
 
 
+JOBS = [
+    ("shared/download/emotions/arff.tsv", 0.5, 40.0, 0.1),
+    ("shared/prepare/emotions.tsv", 1.5, 120.0, 1.2),
+    ("shared/select/emotions/kfold-k2-seed0/folds0-0/seed0/mim-br.tsv",
+     2.0, 300.0, 1.5),
+    ("shared/select/emotions/kfold-k2-seed0/folds1-1/seed0/mim-br.tsv",
+     4.0, 350.0, 3.5),
+    ("shared/select/yeast/holdout-t0.5-r1-seed0/folds0-0/seed0/ami.tsv",
+     10.0, 900.0, 9.0),
+    ("shared/classify/emotions/kfold-k2-seed0/folds0-1/seed0/mim-br/mlknn/g.tsv",
+     3.0, 200.0, 2.0),
+    ("e1/stats/hamming_loss.tsv", 0.7, 90.0, 0.5),
+    ("e1/aggregate.tsv", 0.4, 80.0, 0.3),
+]
+
+
 @pytest.fixture
 def run_dir(tmp_path):
-    _bench(tmp_path, "download/emotions/arff.tsv", 0.5, 40.0, 0.1)
-    _bench(tmp_path, "prepare/emotions.tsv", 1.5, 120.0, 1.2)
-    _bench(tmp_path, "e1/select/emotions/cv/fold0/mim-br.tsv", 2.0, 300.0, 1.5)
-    _bench(tmp_path, "e1/select/emotions/cv/fold1/mim-br.tsv", 4.0, 350.0, 3.5)
-    _bench(tmp_path, "e2/select/yeast/ho/fold0/ami.tsv", 10.0, 900.0, 9.0)
-    _bench(tmp_path, "e1/classify/emotions/cv/fold0/mim-br/mlknn.tsv", 3.0, 200.0, 2.0)
-    _bench(tmp_path, "e1/evaluate/emotions/cv/fold0/mim-br/mlknn.tsv", 0.7, 90.0, 0.5)
-    _bench(tmp_path, "e1/aggregate.tsv", 0.4, 80.0, 0.3)
+    for rel, s, rss, cpu in JOBS:
+        _bench(tmp_path, rel, s, rss, cpu)
     return tmp_path
 
 
 def test_benchmark_files_map_to_rules_and_experiments(run_dir):
-    jobs = read_benchmarks(run_dir, REPO / "rules")
+    jobs = read_benchmarks(run_dir)
     got = {row.path.split("benchmarks/")[1]: (row.rule, row.experiment)
            for row in jobs.itertuples()}
-    assert got == {
-        "download/emotions/arff.tsv": ("download", "-"),
-        "prepare/emotions.tsv": ("prepare", "-"),
-        "e1/select/emotions/cv/fold0/mim-br.tsv": ("select", "e1"),
-        "e1/select/emotions/cv/fold1/mim-br.tsv": ("select", "e1"),
-        "e2/select/yeast/ho/fold0/ami.tsv": ("select", "e2"),
-        "e1/classify/emotions/cv/fold0/mim-br/mlknn.tsv": ("classify", "e1"),
-        "e1/evaluate/emotions/cv/fold0/mim-br/mlknn.tsv": ("evaluate", "e1"),
-        "e1/aggregate.tsv": ("aggregate", "e1"),
-    }
+    rules = ["download", "prepare", "select", "select", "select", "classify",
+             "stats", "aggregate"]
+    experiments = ["-"] * 6 + ["e1", "e1"]
+    assert got == {rel: (rule, e) for (rel, *_), rule, e in
+                   zip(JOBS, rules, experiments, strict=True)}
 
 
 def test_summary_sums_time_and_takes_the_largest_job_memory(run_dir):
-    jobs = read_benchmarks(run_dir, REPO / "rules")
+    jobs = read_benchmarks(run_dir)
     by_rule = summarize(jobs, by=["rule"])
     select = by_rule.loc["select"]
     assert select["jobs"] == 3
@@ -56,18 +61,17 @@ def test_summary_sums_time_and_takes_the_largest_job_memory(run_dir):
     assert select["cpu_s"] == pytest.approx(14.0)
     assert select["max_s"] == 10.0 and select["peak_rss_mb"] == 900.0
     both = summarize(jobs)
-    assert both.loc[("e1", "select"), "wall_s"] == pytest.approx(6.0)
-    assert both.loc[("e1", "select"), "peak_rss_mb"] == 350.0
+    assert both.loc[("-", "select"), "wall_s"] == pytest.approx(16.0)
+    assert both.loc[("e1", "stats"), "peak_rss_mb"] == 90.0
     assert both["jobs"].sum() == 8
 
 
 def test_runstats_cli_and_bad_file(run_dir, capsys):
-    (run_dir / "rules").symlink_to(REPO / "rules")
     assert main(["runstats", "--workdir", str(run_dir), "--by", "experiment"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith("| experiment | jobs | wall_s")
-    assert "| e2 | 1 | 10.0 | 9.0 | 10.0 | 10.0 | 900 |" in out
-    bad = run_dir / "benchmarks" / "e1" / "select" / "broken.tsv"
+    assert "| e1 | 2 | 1.1 | 0.8 | 0.6 | 0.7 | 90 |" in out
+    bad = run_dir / "benchmarks" / "shared" / "select" / "broken.tsv"
     bad.write_text("not a benchmark\n")
     assert main(["runstats", "--workdir", str(run_dir)]) == 1
     assert "broken.tsv: not a Snakemake benchmark file" in capsys.readouterr().err

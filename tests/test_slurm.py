@@ -32,6 +32,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from mlfsbench.workflow.config import cache_id
 from mlfsbench.workflow.runner import copy_workflow
 
 pytestmark = [pytest.mark.workflow, pytest.mark.slow]
@@ -152,26 +153,27 @@ def test_failing_job_is_reported_with_rule_wildcards_and_logs(cluster_runs):
     # The rule, its wildcards (in the job listing and the job's own SLURM
     # log, shown with the error) and the job's log paths are reported ...
     assert re.search(r"Error in (rule|group) classify", out), out[-3000:]
-    for fold in (0, 1):
-        assert re.search(
-            rf"wildcards: .*dataset=emotions, split=cv2, fold={fold}, "
-            rf"selector=\S+, classifier=mlknn-wide", out)
-        logs = re.findall(
-            rf"log: (logs/\S*classify\S*/fold{fold}/\S+/mlknn-wide\.log)", out)
-        assert logs, out[-3000:]
-        # ... with the cause: the rule's log, shown by --show-failed-logs
-        # (the rerun below rewrites that file).
-        shown = out.split(f"Logfile {logs[0]}:", 1)
-        assert len(shown) == 2, out[-3000:]
-        assert "ValueError: k=1000 needs at least k + 1 = 1001" in shown[1]
-    # Both failing SLURM jobs are FAILED in SLURM and their logs are named.
+    # One job classifies both folds of the split (a batch); its keys are the
+    # split protocol and the classifier's content id (k=1000).
+    bad = cache_id(BAD, "emotions", "classifier")
+    assert re.search(
+        rf"wildcards: .*dataset=emotions, split=kfold-k2-seed0, "
+        rf"batch=folds0-1, seed=0, selector=\S+, classifier={bad}", out)
+    logs = re.findall(rf"log: (logs/classify/\S+/{bad}/\S+\.log)", out)
+    assert logs, out[-3000:]
+    # ... with the cause: the rule's log, shown by --show-failed-logs
+    # (the rerun below rewrites that file).
+    shown = out.split(f"Logfile {logs[0]}:", 1)
+    assert len(shown) == 2, out[-3000:]
+    assert "ValueError: k=1000 needs at least k + 1 = 1001" in shown[1]
+    # The failing SLURM job is FAILED in SLURM and its log is named.
     jobs = submissions(failed)
     states = job_states(jobs)
     failed_ids = [i for i, s in states.items() if s == "FAILED"]
-    assert len(failed_ids) == 2, states
+    assert len(failed_ids) == 1, states
     for i in failed_ids:
         assert str(jobs[i]) in out
-        assert "classifier=mlknn-wide" in jobs[i].read_text()
+        assert f"classifier={bad}" in jobs[i].read_text()
     assert {s for i, s in states.items() if i not in failed_ids} == {"COMPLETED"}
 
 
@@ -180,12 +182,12 @@ def test_rerun_resumes_with_only_the_failed_part(cluster_runs):
     rules = wf.rules_of(plan)
     # Nothing upstream of the failure is planned again ...
     assert not {"download", "prepare", "split", "discretize", "select"} & set(rules)
-    # ... nor the classifier that worked; the fixed one runs on both folds.
-    fold_jobs = [(r, w["fold"], w["classifier"]) for r, w in plan
-                 if r in ("classify", "evaluate")]
-    assert sorted(fold_jobs) == [
-        (rule, fold, "mlknn-wide") for rule in ("classify", "evaluate")
-        for fold in ("0", "1")]
+    # ... nor the classifier that worked; the fixed one runs on both folds
+    # (one batch job).
+    fold_jobs = [(r, w["batch"], w["classifier"]) for r, w in plan
+                 if r == "classify"]
+    assert fold_jobs == [
+        ("classify", "folds0-1", cache_id(FIXED, "emotions", "classifier"))]
     assert "aggregate" in rules
     # The rerun submitted no data preparation or selection job, and the files
     # the first run made were not rewritten.
@@ -229,7 +231,7 @@ def test_outputs_were_made_by_slurm_jobs(cluster_runs, mirror):
             p.stdout + p.stderr
             for p in (cluster_runs["failed"], cluster_runs["rerun"])),
         flags=re.M))
-    assert {"download", "select", "classify", "evaluate", "aggregate"} <= scheduled
+    assert {"download", "select", "classify", "aggregate"} <= scheduled
     assert done_in_slurm == scheduled - {"all"}
     for table in wf.TABLES:
         assert f"results/{table}" in slurm_text, table

@@ -2,88 +2,58 @@
 
 Every rule of the workflow has a ``benchmark:`` file (``benchmarks/...tsv``,
 one row per job: ``s`` wall seconds, ``max_rss`` peak resident memory in MB,
-``cpu_time`` user + system seconds, ...). This module maps each file back to
-its rule (and experiment, when the rule has that wildcard) by matching the
-``benchmark:`` patterns of ``rules/*.smk``, and sums them per stage.
+``cpu_time`` user + system seconds, ...). The files are laid out so that
+each names its rule and experiment:
+
+- ``benchmarks/shared/<rule>/...`` for the jobs shared by all experiments
+  (download, prepare, split, discretize, transform, select, classify);
+- ``benchmarks/<experiment>/<rule>.tsv`` or ``<experiment>/<rule>/...`` for
+  an experiment's tables, plots and statistics.
 
 ``wall_s`` of a stage is the sum of its jobs' wall times, i.e. the time one
 core would need; with ``--cores N`` the elapsed time of a run is shorter.
 ``peak_rss_mb`` is the largest job of the stage, the figure to compare with a
 per-job memory limit such as a cluster's ``mem_mb``.
 
->>> import re
->>> [(rule, bool(regex.match("benchmarks/e1/select/d/s/fold0/m.tsv")))
-...  for rule, regex in benchmark_patterns_from_text(
-...      'rule select:\\n    benchmark:\\n        '
-...      '"benchmarks/{experiment}/select/{dataset}/{split}/fold{fold}/{selector}.tsv"'
-...  )]
-[('select', True)]
+>>> job_of("shared/select/emotions/kfold-k2-seed0/folds0-1/seed0/mim-br.tsv")
+('select', '-')
+>>> job_of("tiny/stats/hamming_loss.tsv"), job_of("tiny/aggregate.tsv")
+(('stats', 'tiny'), ('aggregate', 'tiny'))
 """
 
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 import pandas as pd
 
 SUMMARY_COLUMNS = ["jobs", "wall_s", "cpu_s", "mean_s", "max_s", "peak_rss_mb"]
+SHARED = "shared"
 
 
-def benchmark_patterns_from_text(text: str) -> list[tuple[str, re.Pattern]]:
-    """(rule, regex of its ``benchmark:`` path) found in Snakemake rule text.
-
-    ``{experiment}`` becomes a named group; other wildcards match one path
-    component. Patterns with more literal text come first, so the most
-    specific one wins when two could match.
-    """
-    found = re.findall(r'^rule (\w+):.*?^\s+benchmark:\s*\n\s*"([^"]+)"', text,
-                       flags=re.M | re.S)
-    patterns = []
-    for rule, path in found:
-        pieces = re.split(r"(\{[^}]+\})", path)
-        regex, literal = "", 0
-        for piece in pieces:
-            if piece == "{experiment}":
-                regex += "(?P<experiment>[^/]+)"
-            elif piece.startswith("{"):
-                regex += "[^/]+"
-            else:
-                regex += re.escape(piece)
-                literal += len(piece)
-        patterns.append((literal, rule, re.compile(regex + "$")))
-    return [(rule, regex) for _, rule, regex in
-            sorted(patterns, key=lambda t: t[0], reverse=True)]
+def job_of(relative: str) -> tuple[str, str]:
+    """(rule, experiment or ``-``) of a benchmark file, from its path under
+    ``benchmarks/`` (the layout above); ``("other", "-")`` if it has none."""
+    parts = relative.split("/")
+    if len(parts) < 2:
+        return "other", "-"
+    if parts[0] == SHARED:
+        return (parts[1], "-") if len(parts) > 2 else ("other", "-")
+    return parts[1].removesuffix(".tsv"), parts[0]
 
 
-def benchmark_patterns(rules_dir: str | os.PathLike) -> list[tuple[str, re.Pattern]]:
-    """:func:`benchmark_patterns_from_text` of every ``*.smk`` in ``rules_dir``."""
-    files = sorted(Path(rules_dir).glob("*.smk"))
-    if not files:
-        raise FileNotFoundError(f"{rules_dir}: no rules/*.smk files")
-    return benchmark_patterns_from_text("\n".join(p.read_text() for p in files))
-
-
-def read_benchmarks(workdir: str | os.PathLike = ".",
-                    rules_dir: str | os.PathLike | None = None) -> pd.DataFrame:
+def read_benchmarks(workdir: str | os.PathLike = ".") -> pd.DataFrame:
     """One row per job: rule, experiment (``-`` if none), s, cpu_time, max_rss.
 
-    Files under ``workdir/benchmarks`` that match no rule get rule ``other``;
-    a file that cannot be read is an error naming it.
+    A file that cannot be read is an error naming it.
     """
     workdir = Path(workdir)
-    patterns = benchmark_patterns(rules_dir or workdir / "rules")
     rows = []
-    for path in sorted((workdir / "benchmarks").rglob("*.tsv")):
+    root = workdir / "benchmarks"
+    for path in sorted(root.rglob("*.tsv")):
         rel = path.relative_to(workdir).as_posix()
-        rule, experiment = "other", "-"
-        for name, regex in patterns:
-            match = regex.match(rel)
-            if match:
-                rule = name
-                experiment = match.groupdict().get("experiment") or "-"
-                break
+        rule, experiment = job_of(path.relative_to(root).as_posix())
         try:
             table = pd.read_csv(path, sep="\t")
             values = {c: float(pd.to_numeric(table[c], errors="coerce").sum())
