@@ -48,8 +48,12 @@ def test_select_json_matches_library(capsys, emotions):
     Xd = make_discretizer("equal-width", 5).fit_transform(ds.X)
     scores = mutual_information_matrix(Xd, ds.Y).sum(axis=1)
     best = sorted(range(len(scores)), key=lambda i: (-scores[i], i))[:5]
+    # The stage's record: ranking (indices, best first), features, scores by
+    # feature index.
+    assert out["ranking"] == best
     assert out["features"] == [ds.feature_names[i] for i in best]
-    assert out["scores"] == pytest.approx([scores[i] for i in best], abs=1e-12)
+    assert out["scores"] == pytest.approx(list(scores), abs=1e-12)
+    assert out["method"] == "mim-br" and "indices" not in out
 
 
 def test_evaluate_json(capsys, shared_datasets):
@@ -113,7 +117,8 @@ def test_select_multi_target_with_rrelieff(capsys, shared_datasets):
                             "rrelieff", "--n-features", "3", "--json"])
     assert len(out["features"]) == 3
     assert not any(f.startswith("LBL+") for f in out["features"])
-    assert out["scores"] == sorted(out["scores"], reverse=True)
+    top = [out["scores"][i] for i in out["ranking"]]
+    assert top == sorted(top, reverse=True)
 
 
 def test_select_on_sparse_arff_with_missing_value(capsys, test_data):

@@ -69,11 +69,11 @@ def cmd_describe(args) -> int:
 
 
 def cmd_select(args) -> int:
+    """The select stage's per-fold function on the whole file (one "fold"
+    whose training part is every instance); the JSON is its record."""
     from mlfsbench.data import load_mulan
-    from mlfsbench.estimators.discretizers.unsupervised import make_discretizer
-    from mlfsbench.estimators.selectors import fit_selector
     from mlfsbench.workflow.config import check_params
-    from mlfsbench.workflow.stages import fold_data
+    from mlfsbench.workflow.stages import discretize_fold, fold_data, select_fold
 
     if args.n_features is not None and args.n_features < 1:
         raise ValueError(
@@ -85,41 +85,30 @@ def cmd_select(args) -> int:
         raise ValueError(f"selector {args.method!r}: {problem}")
     ds = load_mulan(args.arff, args.xml, name=args.name, nominal=args.nominal,
                     targets=args.targets, accept_xml=args.accept_xml)
-    selector = registry.create("selector", args.method, params,
-                               random_state=args.seed)
     rows = np.arange(ds.n_samples)
     X, _ = fold_data(ds, rows, rows[:0])
+    selector = registry.create("selector", args.method, params)
     if selector.input_kind == "discrete" and args.discretize != "none":
-        X = make_discretizer(args.discretize, args.bins).fit_transform(X)
-    start = time.perf_counter()
-    try:
-        fit_selector(selector, X, ds.Y, feature_types=ds.feature_types)
-    except ValueError as exc:  # name the data: estimators do not know it
-        raise ValueError(f"{' + '.join(args.arff)}: selector {args.method!r}: "
-                         f"{exc}") from None
-    seconds = time.perf_counter() - start
-    k = len(selector.ranking_) if args.n_features is None else args.n_features
-    top = selector.ranking_[:k]
-    out = {
-        "method": args.method,
-        "params": params,
-        "features": [ds.feature_names[i] for i in top],
-        "indices": [int(i) for i in top],
-        "scores": [float(selector.scores_[i]) for i in top],
-        "seconds": seconds,
-    }
+        X, _ = discretize_fold(X, X[:1], strategy=args.discretize, bins=args.bins)
+    record = select_fold(X, ds.Y, ds.feature_names, method=args.method,
+                         params=params, seed=args.seed, name=" + ".join(args.arff),
+                         feature_types=ds.feature_types)
+    k = len(record["ranking"]) if args.n_features is None else args.n_features
+    record = {"dataset": ds.name, **record, "seed": args.seed,
+              "ranking": record["ranking"][:k], "features": record["features"][:k]}
     if args.json:
-        sys.stdout.write(dumps_json(out))
+        sys.stdout.write(dumps_json(record))
     else:
-        for name, score in zip(out["features"], out["scores"], strict=True):
-            print(f"{name}\t{score:.6g}")
+        for i, name in zip(record["ranking"], record["features"], strict=True):
+            print(f"{name}\t{record['scores'][i]:.6g}")
     return 0
 
 
 def cmd_evaluate(args) -> int:
+    """The classify stage's per-fold functions (fit and predict, then every
+    metric) on a train/test pair, at one feature subset."""
     from mlfsbench.data import load_mulan
-    from mlfsbench.evaluation.metrics import evaluate
-    from mlfsbench.workflow.stages import fold_data
+    from mlfsbench.workflow.stages import classify_fold, evaluate_fold, fold_data
 
     ds = load_mulan([args.train, args.test], args.xml, name=args.name,
                     nominal=args.nominal, targets=args.targets,
@@ -127,22 +116,24 @@ def cmd_evaluate(args) -> int:
     train = np.flatnonzero(~ds.is_test)
     test = np.flatnonzero(ds.is_test)
     X_train, X_test = fold_data(ds, train, test)
+    cols = list(range(X_train.shape[1]))
     if args.features:
         index = {name: i for i, name in enumerate(ds.feature_names)}
         unknown = [f for f in args.features if f not in index]
         if unknown:
             raise ValueError(f"{args.train}: unknown feature(s) {', '.join(unknown)}")
         cols = [index[f] for f in args.features]
-        X_train, X_test = X_train[:, cols], X_test[:, cols]
-    model = registry.create("classifier", args.classifier, parse_params(args.param),
-                            random_state=args.seed)
+    record = {"ranking": cols, "n_selected": len(cols)}
     start = time.perf_counter()
-    model.fit(X_train, ds.Y[train])
-    Y_pred = model.predict(X_test)
-    Y_score = model.predict_proba(X_test)
+    pred = classify_fold(X_train, ds.Y[train], X_test, record,
+                         classifier=args.classifier,
+                         params=parse_params(args.param), grid=["selected"],
+                         seed=args.seed, regression=ds.is_regression)
     seconds = time.perf_counter() - start
-    metrics = evaluate(ds.Y[test], Y_pred, Y_score)
-    _print({**metrics, "seconds": seconds}, args.json)
+    metrics = {metric: value for _, metric, value in evaluate_fold(
+        ds.Y[test], pred, regression=ds.is_regression)}
+    _print({"dataset": ds.name, "classifier": args.classifier,
+            "n_features": len(cols), **metrics, "seconds": seconds}, args.json)
     return 0
 
 

@@ -154,18 +154,25 @@ def _warn_all_missing(ds: Dataset, empty: np.ndarray, has_missing: np.ndarray,
 
 
 # ------------------------------------------------------------------ discretize
-def discretize(dataset: PathLike, split_file: PathLike, fold: int, out: PathLike,
-               *, strategy: str, bins: int) -> None:
-    """Fit a discretizer on the fold's training part; apply it to both parts."""
-    ds = Dataset.load(dataset)
-    train, test = load_fold(split_file, fold)
-    X_train, X_test = fold_data(ds, train, test)
+def discretize_fold(X_train, X_test, *, strategy: str, bins: int):
+    """Codes of both parts from a discretizer fitted on the training part
+    (the one implementation, called by the batch job and the CLI)."""
     from mlfsbench.estimators.discretizers.unsupervised import (
         make_discretizer,  # sklearn: import on use
     )
 
     disc = make_discretizer(strategy, bins).fit(X_train)
-    save_npz(out, X_train=disc.transform(X_train), X_test=disc.transform(X_test))
+    return disc.transform(X_train), disc.transform(X_test)
+
+
+def discretize(dataset: PathLike, split_file: PathLike, fold: int, out: PathLike,
+               *, strategy: str, bins: int) -> None:
+    """Fit a discretizer on the fold's training part; apply it to both parts."""
+    ds = Dataset.load(dataset)
+    train, test = load_fold(split_file, fold)
+    X_train, X_test = discretize_fold(*fold_data(ds, train, test),
+                                      strategy=strategy, bins=bins)
+    save_npz(out, X_train=X_train, X_test=X_test)
 
 
 # ------------------------------------------------------------------- transform
@@ -522,16 +529,12 @@ def discretize_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[in
                      out: PathLike, *, strategy: str, bins: int) -> None:
     """:func:`discretize` of every fold of a batch: ``X_train_<fold>``,
     ``X_test_<fold>`` arrays in one ``.npz``."""
-    from mlfsbench.estimators.discretizers.unsupervised import make_discretizer
-
     ds = Dataset.load(dataset)
     arrays: dict[str, np.ndarray] = {"folds": np.asarray(folds, dtype=np.int64)}
     for fold in folds:
         train, test = load_fold(split_file, fold)
-        X_train, X_test = fold_data(ds, train, test)
-        disc = make_discretizer(strategy, bins).fit(X_train)
-        arrays[f"X_train_{fold}"] = disc.transform(X_train)
-        arrays[f"X_test_{fold}"] = disc.transform(X_test)
+        arrays[f"X_train_{fold}"], arrays[f"X_test_{fold}"] = discretize_fold(
+            *fold_data(ds, train, test), strategy=strategy, bins=bins)
     save_npz(out, **arrays)
 
 
