@@ -8,6 +8,7 @@ incremental and resumable; see the issue's "Resumable, cached, incremental".
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 import shutil
@@ -22,6 +23,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from mlfsbench.workflow.config import cache_id
 from mlfsbench.workflow.runner import copy_workflow
 
 pytestmark = [pytest.mark.workflow, pytest.mark.slow]
@@ -62,12 +64,12 @@ def run(workdir: Path, mirror: str, configfile="config/tiny.yaml", *extra,
     return proc
 
 
-def planned(workdir: Path, mirror: str, configfile="config/tiny.yaml"):
+def planned(workdir: Path, mirror: str, configfile="config/tiny.yaml", env=None):
     """Jobs a run would execute: list of (rule, wildcards dict)."""
     cmd = [str(BIN / "snakemake"), "--dry-run", "--cores", "1", "--configfile",
            configfile, "--config", f"mirror={mirror}"]
     proc = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True,
-                          timeout=TIMEOUT)
+                          timeout=TIMEOUT, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     jobs = []
     for block in re.split(r"\n(?=(?:local)?rule \w+:)", proc.stdout):
@@ -86,7 +88,9 @@ def rules_of(jobs) -> Counter:
 
 TABLES = ("tiny/tables/metrics.tsv", "tiny/tables/summary.tsv",
           "tiny/tables/ranks.tsv", "tiny/tables/stability.tsv",
-          "tables/datasets.tsv")
+          "tiny/tables/datasets.tsv")
+# The tiny experiment's cache folder: dataset, split protocol, fold batch, seed.
+BATCH = "results/shared/emotions/kfold-k2-seed0/folds0-1/seed0"
 
 
 @pytest.fixture(scope="module")
@@ -109,14 +113,37 @@ def test_complete_run_outputs(completed):
     assert hl["value"].between(0.05, 0.45).all()
     # With all 72 features ML-kNN on emotions has a Hamming loss near 0.2.
     assert 0.15 < hl.xs("all", level="n_features")["value"].mean() < 0.3
-    stats = pd.read_csv(completed / "results/tables/datasets.tsv", sep="\t")
+    stats = pd.read_csv(completed / "results/tiny/tables/datasets.tsv", sep="\t")
+    assert len(stats) == 1
     row = stats.iloc[0]
     assert (row["dataset"], row["instances"], row["features"], row["labels"]) == (
         "emotions", 593, 72, 6)
     for ext in ("png", "pdf"):
         assert (completed / f"results/tiny/plots/emotions.{ext}").stat().st_size > 1000
-    selections = list((completed / "results/tiny/emotions/cv2/fold0/select").iterdir())
+    # One selection job for both folds; its records carry their keys and
+    # each fold its own derived seed.
+    selections = list((completed / BATCH / "select").iterdir())
     assert [p.name.startswith("mim-br-") for p in selections] == [True]
+    import json
+
+    from mlfsbench.workflow.seeds import derive_seed
+
+    batch = json.loads(selections[0].read_text())
+    selector = selections[0].stem
+    assert [(r["dataset"], r["split"], r["fold"], r["selector"], r["seed"])
+            for r in batch["records"]] == [
+        ("emotions", "kfold-k2-seed0", f, selector,
+         derive_seed(0, "emotions", "kfold-k2-seed0", f, selector)) for f in (0, 1)]
+    assert batch["records"][0]["seed"] != batch["records"][1]["seed"]
+    # One classify job for both folds: its metrics table has the keys too.
+    (table_path,) = (completed / BATCH / "metrics" / selector).rglob("*.tsv")
+    fold_table = pd.read_csv(table_path, sep="\t", dtype={"n_features": str})
+    assert set(fold_table["split"]) == {"kfold-k2-seed0"}
+    assert sorted(fold_table["fold"].unique()) == [0, 1]
+    assert not list((completed / BATCH).rglob("*.npz"))  # no predictions kept
+    # The experiment's own provenance: its config, no other experiment's.
+    provenance = (completed / "results/tiny/provenance.txt").read_text()
+    assert "  tiny:" in provenance and "mim-br" in provenance
     # One dataset: no test is defined, the comparison says why.
     ranks = pd.read_csv(completed / "results/tiny/tables/ranks.tsv", sep="\t")
     assert ranks["metric"].tolist() == ["hamming_loss", "ranking_loss"]
@@ -150,10 +177,9 @@ def test_adding_a_classifier_schedules_only_its_jobs(completed, mirror):
     cfg = write_config(completed, "more.yaml", classifiers=classifiers)
     jobs = planned(completed, mirror, cfg)
     assert rules_of(jobs) == Counter(
-        classify=2, evaluate=2, aggregate=1, plot=1, stats=2, ranks=1,
-        provenance=1, all=1)
-    assert all(w["classifier"].startswith("mlknn-") for r, w in jobs
-               if r in ("classify", "evaluate"))
+        classify=1, aggregate=1, plot=1, stats=2, ranks=1, provenance=1, all=1)
+    assert [w["classifier"] for r, w in jobs if r == "classify"] == [
+        cache_id(classifiers[-1], "emotions", "classifier")]
 
 
 def test_adding_a_dataset_schedules_only_its_jobs(completed, mirror):
@@ -164,7 +190,7 @@ def test_adding_a_dataset_schedules_only_its_jobs(completed, mirror):
     assert per_dataset == {"genbase"}
     assert rules_of(jobs)["plot"] == 2
     assert rules_of(jobs)["download"] == 3
-    assert rules_of(jobs)["select"] == 2
+    assert rules_of(jobs)["select"] == 1  # both folds in one job
 
 
 def test_changing_a_parameter_reruns_that_method_only(completed, mirror):
@@ -178,9 +204,10 @@ def test_changing_a_parameter_reruns_that_method_only(completed, mirror):
     cfg = write_config(completed, "two_selectors.yaml", selectors=selectors)
     jobs = planned(completed, mirror, cfg)
     assert rules_of(jobs) == Counter(
-        discretize=2, select=2, classify=2, evaluate=2, aggregate=1, plot=1,
+        discretize=1, select=1, classify=1, aggregate=1, plot=1,
         stats=2, ranks=1, runtime=1, stability=1, provenance=1, all=1)
-    assert {w["selector"] for r, w in jobs if r == "select"} == {"mim-ef"}
+    assert {w["selector"] for r, w in jobs if r == "select"} == {
+        cache_id(selectors[1], "emotions", "selector")}
     # Back to the tiny config: the first selector's results were kept.
     run(completed, mirror)
     assert planned(completed, mirror) == []
@@ -218,7 +245,7 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, completed, mirror):
                             stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         # Kill once some fold-level work exists but before the end.
-        started = _wait_for(lambda: list(workdir.glob("results/tiny/emotions/cv2/*")))
+        started = _wait_for(lambda: list(workdir.glob("results/shared/emotions/*/*")))
         assert started, "workflow did not start"
         # While it runs, a second run on the same directory is refused.
         second = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True,
@@ -243,16 +270,82 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, completed, mirror):
         assert a == b, table
 
 
-@pytest.mark.parametrize("name, expected", [
-    # The five studies: sum of datasets x folds x selectors over experiments.
-    ("config.yaml", {"download": 37, "prepare": 16, "select": 3419,
-                     "classify": 3419}),
-    ("quick.yaml", {"download": 6, "prepare": 2, "select": 10, "classify": 10}),
+@pytest.mark.parametrize("name, expected, most", [
+    # The five studies: one select job per dataset x split protocol x
+    # selector (all folds of a split in one job), one classify job per
+    # selection and classifier; 7 777 jobs when every fold was a job.
+    ("config.yaml", {"download": 22, "prepare": 8, "select": 144,
+                     "classify": 144}, 1000),
+    ("quick.yaml", {"download": 6, "prepare": 2, "select": 2, "classify": 2}, 40),
 ])
-def test_shipped_configs_dry_run(tmp_path, mirror, name, expected):
+def test_shipped_configs_dry_run(tmp_path, mirror, name, expected, most):
     workdir = copy_workflow(REPO, tmp_path / "dry")
     counts = rules_of(planned(workdir, mirror, f"config/{name}"))
     assert {rule: counts[rule] for rule in expected} == expected
+    assert sum(counts.values()) <= most
+
+
+def test_fold_batch_cuts_jobs_smaller(completed, mirror):
+    """``fold_batch=1``: one job per fold (new outputs, the old ones stay)."""
+    proc = subprocess.run(
+        [str(BIN / "snakemake"), "--dry-run", "--cores", "1", "--configfile",
+         "config/tiny.yaml", "--config", f"mirror={mirror}", "fold_batch=1"],
+        cwd=completed, capture_output=True, text=True, timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stderr
+    batches = sorted(set(re.findall(r"batch=(folds\d+-\d+)", proc.stdout)))
+    assert batches == ["folds0-0", "folds1-1"]
+    assert re.search(r"^select\s+2$", proc.stdout, flags=re.M)
+
+
+def test_experiments_share_the_cache(completed, mirror):
+    """A second experiment asking for the same split protocol and methods
+    (under other names) computes nothing but its own tables."""
+    config = yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())
+    other = copy.deepcopy(config["experiments"]["tiny"])
+    other["splits"] = {"two-fold": {"type": "kfold", "k": 2}}  # seed 0 implied
+    other["selectors"][0]["id"] = "mim"
+    config["experiments"]["tiny-again"] = other
+    (completed / "config" / "both.yaml").write_text(yaml.safe_dump(config))
+    jobs = planned(completed, mirror, "config/both.yaml")
+    assert {w.get("experiment") for r, w in jobs if r != "all"} == {"tiny-again"}
+    assert not {"split", "discretize", "select", "classify"} & set(rules_of(jobs))
+    run(completed, mirror, "config/both.yaml")
+    mine = pd.read_csv(completed / "results/tiny-again/tables/metrics.tsv", sep="\t")
+    theirs = pd.read_csv(completed / "results/tiny/tables/metrics.tsv", sep="\t")
+    assert set(mine["split"]) == {"two-fold"} and set(mine["selector"]) == {"mim"}
+    assert mine["value"].tolist() == theirs["value"].tolist()
+    # Each experiment's datasets table and provenance describe its own run.
+    assert "tiny-again:" in (completed / "results/tiny-again/provenance.txt"
+                             ).read_text()
+    assert "tiny-again" not in (completed / "results/tiny/provenance.txt").read_text()
+
+
+def _edited_package(workdir: Path, module: str) -> dict[str, str]:
+    """A copy of the package with one module edited (a comment appended), and
+    the environment that makes Snakemake's jobs import it."""
+    src = workdir / "edited-src"
+    if src.exists():
+        shutil.rmtree(src)
+    shutil.copytree(REPO / "src", src)
+    path = src / "mlfsbench" / module
+    path.write_text(path.read_text() + "\n# edited\n")
+    return {**os.environ, "PYTHONPATH": str(src)}
+
+
+@pytest.mark.parametrize("module, expected", [
+    # tiny runs mim-br and ML-kNN: a JMI edit concerns none of its jobs
+    ("estimators/selectors/jmi.py", Counter()),
+    ("estimators/selectors/mim.py", Counter(
+        select=1, classify=1, aggregate=1, plot=1, stats=2, ranks=1, runtime=1,
+        stability=1, all=1)),
+    ("evaluation/metrics.py", Counter(
+        classify=1, aggregate=1, plot=1, stats=2, ranks=1, all=1)),
+])
+def test_code_edits_rerun_the_jobs_that_depend_on_them(completed, mirror, module,
+                                                       expected):
+    env = _edited_package(completed, module)
+    jobs = planned(completed, mirror, env=env)
+    assert rules_of(jobs) == expected
 
 
 @pytest.mark.parametrize("correct", [True, False])
