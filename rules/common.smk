@@ -96,7 +96,8 @@ for _e, _x in EXPERIMENTS.items():
     for _d in _x["datasets"]:
         for _s, _spec in _x["splits"].items():
             _sid = split_id(_spec)
-            SPLITS[_sid] = canonical(_spec)
+            # hold-out repeats: the batches say which (see config.split_id)
+            SPLITS[_sid] = canonical({k: v for k, v in _spec.items() if k != "repeats"})
             for _b in fold_batches(n_folds(_spec), FOLD_BATCH):
                 _base = dict(dataset=_d, split=_sid, batch=_b, seed=_x["seed"])
                 for _t in _x.get("transformations", []):
@@ -263,7 +264,7 @@ def _common_inputs(wildcards):
     return {
         "data": rules.prepare.output.data.format(dataset=wildcards.dataset),
         "split": rules.split.output.split.format(
-            dataset=wildcards.dataset, split=wildcards.split
+            dataset=wildcards.dataset, split=wildcards.split, batch=wildcards.batch
         ),
     }
 

@@ -1,14 +1,14 @@
-# Folds of each split protocol, deterministic from the split's seed; shared by
-# every experiment that asks for the same protocol.
+# Folds of each split protocol, deterministic from the split's seed, one file
+# per fold batch; shared by every experiment that asks for the same protocol.
 rule split:
     input:
         data=rules.prepare.output.data,
     output:
-        split="results/shared/{dataset}/{split}/folds.npz",
+        split="results/shared/{dataset}/{split}/{batch}/folds.npz",
     log:
-        "logs/split/{dataset}/{split}.log",
+        "logs/split/{dataset}/{split}/{batch}.log",
     benchmark:
-        "benchmarks/shared/split/{dataset}/{split}.tsv"
+        "benchmarks/shared/split/{dataset}/{split}/{batch}.tsv"
     conda:
         "../envs/mlfsbench.yaml"
     threads: 1
@@ -17,6 +17,7 @@ rule split:
         runtime=30,
     params:
         spec=split_spec,
+        folds=folds,
         code=code("split"),
     script:
         "../scripts/split.py"

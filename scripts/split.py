@@ -1,14 +1,15 @@
-"""Snakemake adapter: write the folds of one resampling scheme."""
+"""Snakemake adapter: write one fold batch of one resampling scheme."""
 
 from mlfsbench.workflow.logutil import log_to
 from mlfsbench.workflow.stages import split
 
 
-def main(data, spec, out):
-    split(data, spec, out)
+def main(data, spec, out, folds):
+    split(data, spec, out, folds)
 
 
 if __name__ == "__main__":
     smk = snakemake  # noqa: F821 (injected by Snakemake)
     with log_to(smk.log[0]):
-        main(smk.input.data, dict(smk.params.spec), smk.output.split)
+        main(smk.input.data, dict(smk.params.spec), smk.output.split,
+             list(smk.params.folds))

@@ -320,6 +320,41 @@ def test_experiments_share_the_cache(completed, mirror):
     assert "tiny-again" not in (completed / "results/tiny/provenance.txt").read_text()
 
 
+def test_more_repeats_add_only_the_new_folds(completed, mirror):
+    """Hold-out repeat i does not depend on the number of repeats: with
+    batches of one fold, 2 -> 3 repeats schedules the third fold's jobs only."""
+    config = yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())
+    config["fold_batch"] = 1
+    tiny = config["experiments"]["tiny"]
+    tiny["splits"] = {"ho": {"type": "holdout", "test_size": 0.5, "repeats": 2}}
+    (completed / "config" / "ho.yaml").write_text(yaml.safe_dump(config))
+    run(completed, mirror, "config/ho.yaml")
+    tiny["splits"]["ho"]["repeats"] = 3
+    (completed / "config" / "ho.yaml").write_text(yaml.safe_dump(config))
+    jobs = planned(completed, mirror, "config/ho.yaml")
+    fold_jobs = [(r, w["batch"]) for r, w in jobs if "batch" in w]
+    assert sorted(fold_jobs) == [(r, "folds2-2") for r in (
+        "classify", "discretize", "select", "split")]
+    run(completed, mirror, "config/ho.yaml")
+    table = pd.read_csv(completed / "results/tiny/tables/metrics.tsv", sep="\t")
+    assert sorted(table["fold"].unique()) == [0, 1, 2]
+    # the first two folds' selections are those of the 2-repeat run, and the
+    # third fold is the third repeat of a 3-repeat split
+    from mlfsbench.data import Dataset
+    from mlfsbench.data.split import make_splits
+    from mlfsbench.workflow.stages import load_fold
+
+    Y = Dataset.load(completed / "data/prepared/emotions.npz").Y
+    pairs = make_splits({"type": "holdout", "test_size": 0.5, "repeats": 3}, Y)
+    base = completed / "results/shared/emotions/holdout-t0.5-seed0"
+    for fold in range(3):
+        _, test = load_fold(base / f"folds{fold}-{fold}" / "folds.npz", fold)
+        assert test.tolist() == pairs[fold][1].tolist()
+    # back to the tiny config: its results are still there
+    run(completed, mirror)
+    assert planned(completed, mirror) == []
+
+
 def _edited_package(workdir: Path, module: str) -> dict[str, str]:
     """A copy of the package with one module edited (a comment appended), and
     the environment that makes Snakemake's jobs import it."""

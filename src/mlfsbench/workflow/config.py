@@ -475,13 +475,16 @@ def split_id(spec: dict[str, Any]) -> str:
 
     Defaults are those of :func:`mlfsbench.data.split.make_splits` (seed 0,
     stratified), so ``{type: kfold, k: 2}`` and ``{type: kfold, k: 2, seed: 0}``
-    are the same split.
+    are the same split. The number of hold-out repeats is not part of it:
+    repeat ``i`` does not depend on how many there are
+    (:func:`mlfsbench.data.split.holdout_splits`), so 10 and 30 repeats share
+    their first 10 folds, and the fold batch says which repeats a job covers.
 
     >>> split_id({"type": "kfold", "k": 2})
     'kfold-k2-seed0'
     >>> split_id({"type": "holdout", "test_size": 0.5, "repeats": 30, "seed": 3,
     ...           "stratify": False})
-    'holdout-t0.5-r30-seed3-unstratified'
+    'holdout-t0.5-seed3-unstratified'
     >>> split_id({"type": "given"})
     'given'
     """
@@ -491,7 +494,7 @@ def split_id(spec: dict[str, Any]) -> str:
     if kind == "kfold":
         out = f"kfold-k{int(spec['k'])}"
     elif kind == "holdout":
-        out = f"holdout-t{float(spec['test_size'])!r}-r{int(spec['repeats'])}"
+        out = f"holdout-t{float(spec['test_size'])!r}"
     else:
         raise ValueError(f"unknown split type {kind!r}")
     out += f"-seed{int(spec.get('seed', 0))}"

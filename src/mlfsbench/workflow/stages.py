@@ -75,8 +75,11 @@ def prepare(arff_paths: Sequence[PathLike], xml: PathLike | None, out: PathLike,
 
 
 # ----------------------------------------------------------------------- split
-def split(dataset: PathLike, spec: dict[str, Any], out: PathLike) -> None:
-    """Write the folds of ``spec`` for a prepared dataset."""
+def split(dataset: PathLike, spec: dict[str, Any], out: PathLike,
+          folds: Sequence[int] | None = None) -> None:
+    """Write the folds of ``spec`` for a prepared dataset (only ``folds``,
+    when given: a batch's; a hold-out spec then needs no ``repeats``, the
+    last fold of the batch decides)."""
     ds = Dataset.load(dataset)
     Y = ds.Y
     if ds.is_regression:
@@ -85,20 +88,24 @@ def split(dataset: PathLike, spec: dict[str, Any], out: PathLike) -> None:
         Y = np.zeros((ds.n_samples, 1), dtype=np.uint8)
         if spec.get("type") != "given":
             spec = {**spec, "stratify": False}
-    folds = make_splits(spec, Y, ds.is_test)
+    if folds is not None and spec.get("type") == "holdout":
+        spec = {**spec, "repeats": max(folds) + 1}
+    pairs = make_splits(spec, Y, ds.is_test)
+    keep = range(len(pairs)) if folds is None else folds
     arrays = {}
-    for i, (train, test) in enumerate(folds):
+    for i in keep:
+        train, test = pairs[i]
         arrays[f"train_{i}"] = np.asarray(train, dtype=np.int64)
         arrays[f"test_{i}"] = np.asarray(test, dtype=np.int64)
-    save_npz(out, n_folds=np.array(len(folds)), **arrays)
+    save_npz(out, n_folds=np.array(len(pairs)), **arrays)
 
 
 def load_fold(split_file: PathLike, fold: int) -> tuple[np.ndarray, np.ndarray]:
     """Train and test indices of one fold of a split file."""
     with np.load(split_file) as z:
         n = int(z["n_folds"])
-        if not 0 <= fold < n:
-            raise ValueError(f"{split_file}: fold {fold} out of range (0..{n - 1})")
+        if not 0 <= fold < n or f"train_{fold}" not in z.files:
+            raise ValueError(f"{split_file}: no fold {fold} (of 0..{n - 1})")
         return z[f"train_{fold}"], z[f"test_{fold}"]
 
 
