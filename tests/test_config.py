@@ -257,3 +257,45 @@ def test_shipped_ids_did_not_change():
     # tiny.yaml's ML-kNN ({k: 10, s: 1.0}, no explicit id) keeps its id.
     assert method_id({"name": "mlknn", "params": {"k": 10, "s": 1.0}}) \
         == "mlknn-43d785ff"
+
+
+def test_split_and_cache_ids_are_keyed_by_content():
+    from mlfsbench.workflow.config import cache_id, split_id
+
+    # the same protocol under two names, with and without the default seed
+    assert split_id({"type": "kfold", "k": 10}) == split_id(
+        {"type": "kfold", "k": 10, "seed": 0, "stratify": True}) == "kfold-k10-seed0"
+    assert split_id({"type": "kfold", "k": 10, "stratify": False}) != split_id(
+        {"type": "kfold", "k": 10})
+    # hold-out repeats are not part of the protocol (the fold batch is)
+    assert split_id({"type": "holdout", "test_size": 0.2, "repeats": 10}) == \
+        split_id({"type": "holdout", "test_size": 0.2, "repeats": 30})
+    entry = {"name": "lee2016", "id": "lee", "discretize": {
+        "strategy": "equal-width", "bins": 2},
+        "dataset_params": {"yeast": {"n_labels": 3}, "enron": {"n_labels": 5}}}
+    # an explicit id names the entry in the tables, not in the cache; a
+    # parameter of another dataset does not change this dataset's id
+    def sel(e, dataset):
+        return cache_id(e, dataset, "selector")
+
+    assert sel(entry, "yeast") == sel({**entry, "id": "other"}, "yeast")
+    changed = {**entry, "dataset_params": {"yeast": {"n_labels": 3},
+                                           "enron": {"n_labels": 6}}}
+    assert sel(changed, "yeast") == sel(entry, "yeast")
+    assert sel(changed, "enron") != sel(entry, "enron")
+
+
+def test_classifier_input_codes_needs_a_discretization():
+    table = {s.name: s for s in read_datasets_table(REPO / "config/datasets.tsv")}
+    experiment = tiny()["experiments"]["tiny"]
+    experiment["classifiers"][0]["input"] = "codes"
+    check_experiment("x", experiment, table)  # mim-br: equal-width 5 bins
+    assert method_id(experiment["classifiers"][0]) != method_id(
+        tiny()["experiments"]["tiny"]["classifiers"][0])
+    experiment["selectors"].append({"name": "rf-br",
+                                    "discretize": {"strategy": "none"}})
+    with pytest.raises(ValueError, match="input: codes.*rf-br.*no discretization"):
+        check_experiment("x", experiment, table)
+    lee = yaml.safe_load((REPO / "config/papers/lee2016.yaml").read_text())
+    assert [c["input"] for c in lee["experiments"]["lee2016"]["classifiers"]] == [
+        "codes"]
