@@ -10,21 +10,29 @@ File formats
 prepared dataset
     ``.npz`` written by :meth:`mlfsbench.data.Dataset.save`.
 split
-    ``.npz`` with ``train_<i>`` / ``test_<i>`` sorted index arrays per fold.
-discretized fold
-    ``.npz`` with ``X_train`` / ``X_test`` integer codes.
+    ``.npz`` with ``n_folds`` and ``train_<i>`` / ``test_<i>`` sorted index
+    arrays for each fold ``i`` of the file (the workflow writes one file per
+    fold batch).
+discretized folds
+    ``.npz`` with ``X_train_<i>`` / ``X_test_<i>`` integer codes per fold
+    (a single-fold file: ``X_train`` / ``X_test``).
 selection
-    JSON: method, parameters, ``ranking`` (feature indices, best first),
-    ``features`` (names in ranking order), ``scores`` (by feature index) and
-    ``seconds``.
-predictions
+    JSON of a batch: ``dataset``, ``split``, ``selector``, ``folds`` and
+    ``records``, one per fold: its keys (dataset, split, fold, selector,
+    seed), method, parameters, ``ranking`` (feature indices, best first),
+    ``features`` (names in ranking order), ``scores`` (by feature index),
+    ``n_selected`` and ``seconds``. The CLI's ``select --json`` writes one
+    such record.
+predictions (kept on request)
     ``.npz`` with ``labels`` (the grid points: ``"5"``, ``"all"``,
     ``"selected"``), ``n_used`` (their sizes), ``n_total``, ``Y_pred`` and
     ``Y_score`` stacked over the grid, and the test indices.
 metrics
     tidy TSV: dataset, split, fold, selector, classifier, n_features,
     metric, value (every measure of :mod:`mlfsbench.evaluation.metrics`, plus the
-    feature reduction of Spolaôr et al. 2013, Eq. 10).
+    feature reduction of Spolaôr et al. 2013, Eq. 10). The workflow's batch
+    files hold the cache keys (split protocol, cache ids); an experiment's
+    ``metrics.tsv`` its own names for them.
 """
 
 from __future__ import annotations
