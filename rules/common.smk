@@ -24,6 +24,7 @@ from mlfsbench.workflow.config import (
     method_id,
     method_labels,
     prepared_feature_counts,
+    protocol,
     split_id,
 )
 from mlfsbench.data import read_datasets_table
@@ -96,8 +97,8 @@ for _e, _x in EXPERIMENTS.items():
     for _d in _x["datasets"]:
         for _s, _spec in _x["splits"].items():
             _sid = split_id(_spec)
-            # hold-out repeats: the batches say which (see config.split_id)
-            SPLITS[_sid] = canonical({k: v for k, v in _spec.items() if k != "repeats"})
+            # defaults filled, hold-out repeats left to the batches
+            SPLITS[_sid] = protocol(_spec)
             for _b in fold_batches(n_folds(_spec), FOLD_BATCH):
                 _base = dict(dataset=_d, split=_sid, batch=_b, seed=_x["seed"])
                 for _t in _x.get("transformations", []):

@@ -79,7 +79,7 @@ rule runtime:
         runtime=10,
     params:
         labels=experiment_labels("select"),
-        code=code("compare"),
+        code=code("selections"),
     script:
         "../scripts/runtime.py"
 
@@ -109,7 +109,7 @@ rule stability:
         grid=lambda wildcards: GRIDS[wildcards.experiment],
         labels=labels,
         key_labels=experiment_labels("select"),
-        code=code("compare"),
+        code=code("selections"),
     script:
         "../scripts/stability.py"
 

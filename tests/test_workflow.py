@@ -276,7 +276,7 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, completed, mirror):
     # selection and classifier; 7 777 jobs when every fold was a job.
     ("config.yaml", {"download": 22, "prepare": 8, "select": 144,
                      "classify": 144}, 1000),
-    ("quick.yaml", {"download": 6, "prepare": 2, "select": 2, "classify": 2}, 40),
+    ("quick.yaml", {"download": 6, "prepare": 2, "select": 2, "classify": 2}, 45),
 ])
 def test_shipped_configs_dry_run(tmp_path, mirror, name, expected, most):
     workdir = copy_workflow(REPO, tmp_path / "dry")

@@ -503,6 +503,20 @@ def split_id(spec: dict[str, Any]) -> str:
     return out
 
 
+def protocol(spec: dict[str, Any]) -> dict[str, Any]:
+    """The split protocol of a spec, defaults filled in and without hold-out
+    repeats (see :func:`split_id`): what the split job computes from.
+
+    >>> protocol({"type": "holdout", "test_size": 0.5, "repeats": 3})
+    {'seed': 0, 'stratify': True, 'test_size': 0.5, 'type': 'holdout'}
+    """
+    if spec["type"] == "given":
+        return {"type": "given"}
+    out = {"seed": 0, "stratify": True, **spec}
+    out.pop("repeats", None)
+    return canonical(out)
+
+
 def classifier_input(entry: dict[str, Any]) -> str:
     """What a classifier entry reads: ``raw`` features or the selector's
     discretization ``codes``."""

@@ -134,7 +134,13 @@ STAGE_DEPENDENCIES = {
     "aggregate": ("mlfsbench.workflow.aggregate",),
     "compare": ("mlfsbench.workflow.compare", "mlfsbench.evaluation.metrics",
                 "mlfsbench.evaluation.stats", "mlfsbench.evaluation.stability"),
+    # runtime and stability tables: selection records only
+    "selections": ("mlfsbench.evaluation.stability",),
 }
+#: Modules a stage's version includes without their imports (e.g. the
+#: runtime/stability functions live in compare.py beside the statistics,
+#: whose metric table they do not use).
+STAGE_SHALLOW = {"selections": ("mlfsbench.workflow.compare",)}
 
 
 @cache
@@ -149,7 +155,8 @@ def stage_version(stage: str, *estimators: str) -> str:
     deep = STAGE_DEPENDENCIES[stage] + estimators
     modules = closure(*deep, stop=lambda m: m.startswith("mlfsbench.workflow."))
     h = hashlib.sha256()
-    for name in sorted(set(modules)) + sorted(STAGE_MODULES):
+    shallow = STAGE_MODULES + STAGE_SHALLOW.get(stage, ())
+    for name in sorted(set(modules)) + sorted(shallow):
         h.update(f"{name}\0{_file_digest(name)}\n".encode())
     return h.hexdigest()[:12]
 
