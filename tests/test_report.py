@@ -86,23 +86,33 @@ def test_write_comparison_draws_a_cd_diagram(tmp_path):
     assert res["average_ranks"]["good"] == 1.0
 
 
-def write_selection(root, dataset, fold, selector, ranking, seconds):
-    path = root / dataset / "cv" / f"fold{fold}" / "select" / f"{selector}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"ranking": ranking, "seconds": seconds}))
+def write_selection(root, dataset, folds, selector, rankings, seconds):
+    """A batch selection file: its records carry their keys (the file's name
+    says nothing)."""
+    path = root / f"batch{len(list(root.iterdir()))}.json"
+    records = [{"dataset": dataset, "split": "kfold-k3-seed0", "fold": fold,
+                "selector": selector, "ranking": ranking, "seconds": sec}
+               for fold, ranking, sec in zip(folds, rankings, seconds, strict=True)]
+    path.write_text(json.dumps({"records": records}))
     return path
 
 
 def test_runtime_and_stability_tables(tmp_path):
     paths = [
-        write_selection(tmp_path, "d", 0, "s", [0, 1, 2, 3], 1.0),
-        write_selection(tmp_path, "d", 1, "s", [0, 1, 3, 2], 3.0),
-        write_selection(tmp_path, "d", 2, "s", [0, 2, 1, 3], 2.0),
+        write_selection(tmp_path, "d", [0, 1], "s-cache",
+                        [[0, 1, 2, 3], [0, 1, 3, 2]], [1.0, 3.0]),
+        write_selection(tmp_path, "d", [2], "s-cache", [[0, 2, 1, 3]], [2.0]),
     ]
-    rt = runtime_table(paths, tmp_path / "rt.tsv")
+    labels = [{"split": "cv", "selector": "s"}] * 2
+    rt = runtime_table(paths, tmp_path / "rt.tsv", labels=labels)
+    assert rt[["dataset", "selector"]].to_numpy().tolist() == [["d", "s"]]
     assert rt[["mean", "folds"]].to_numpy().tolist() == [[2.0, 3]]
+    # without labels the records' own keys name the rows
+    assert runtime_table(paths, tmp_path / "rt2.tsv")["selector"].tolist() == [
+        "s-cache"]
     st = stability_table(paths, [1, 2, 4, "all", "selected"],
-                         tmp_path / "st.tsv")
+                         tmp_path / "st.tsv", labels=labels)
+    assert set(st["split"]) == {"cv"}
     assert st["n_features"].tolist() == [1, 2]
     # K=1: every fold picks feature 0 -> perfectly stable.
     assert st["stability"].iloc[0] == pytest.approx(1.0)
