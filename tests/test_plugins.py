@@ -153,7 +153,10 @@ def test_installed_plugin_through_the_command_line(installed, shared_datasets):
 
     X = load_mulan([arff], xml).dense_X()
     top = np.argsort(-X.var(axis=0), kind="mergesort")[:3]
-    assert out["scores"] == pytest.approx(X.var(axis=0)[top].tolist(), rel=1e-12)
+    # the select stage's record: ranking (top 3), scores by feature index
+    assert out["ranking"] == top.tolist()
+    assert [out["scores"][i] for i in out["ranking"]] == pytest.approx(
+        X.var(axis=0)[top].tolist(), rel=1e-12)
     assert len(out["features"]) == 3
 
 
