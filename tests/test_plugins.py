@@ -178,22 +178,24 @@ def test_installed_plugin_through_the_workflow(installed, shared_datasets,
               "--config", f"mirror={mirror}", cwd=workdir)
 
     from mlfsbench.data import Dataset
-    from mlfsbench.workflow.stages import fold_data, load_fold
+    from mlfsbench.workflow.stages import fold_data, load_fold, read_selections
 
     results = workdir / "results" / "tiny"
+    # the shared cache: emotions, the 2-fold split protocol, both folds, seed 0
+    batch = workdir / "results/shared/emotions/kfold-k2-seed0/folds0-1"
     ds = Dataset.load(workdir / "data" / "prepared" / "emotions.npz")
+    (selection,) = (batch / "seed0" / "select").glob("variance-rank*.json")
+    records = {r["fold"]: r for r in read_selections(selection)}
+    (labels,) = (batch / "seed0" / "labels").glob("label-complement*.npz")
+    complement = np.load(labels)
     for fold in (0, 1):
         # the plugin's ranking: the fold's training features by variance
-        train, test = load_fold(results / "emotions" / "splits" / "cv2.npz", fold)
+        train, test = load_fold(batch / "folds.npz", fold)
         X_train, _ = fold_data(ds, train, test)
-        record = json.loads((results / "emotions" / "cv2" / f"fold{fold}" /
-                             "select" / "variance.json").read_text())
         expected = np.argsort(-X_train.var(axis=0), kind="mergesort")
-        assert record["ranking"] == expected.tolist()
-        complement = np.load(results / "emotions" / "cv2" / f"fold{fold}" /
-                             "labels" / "complement.npz")
+        assert records[fold]["ranking"] == expected.tolist()
         assert any(np.array_equal(complement[k], 1 - ds.Y[train])
-                   for k in complement.files)
+                   for k in complement.files if k.startswith(f"{fold}/"))
 
     metrics = pd.read_csv(results / "tables" / "metrics.tsv", sep="\t",
                           dtype={"n_features": str})
