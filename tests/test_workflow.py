@@ -176,8 +176,11 @@ def test_adding_a_classifier_schedules_only_its_jobs(completed, mirror):
         {"name": "mlknn", "params": {"k": 5}}]
     cfg = write_config(completed, "more.yaml", classifiers=classifiers)
     jobs = planned(completed, mirror, cfg)
+    # (stability's plot names the methods, classifiers included; headline and
+    # summary are the report's first page)
     assert rules_of(jobs) == Counter(
-        classify=1, aggregate=1, plot=1, stats=2, ranks=1, provenance=1, all=1)
+        classify=1, aggregate=1, plot=1, stats=2, ranks=1, provenance=1,
+        stability=1, headline=1, summary=1, all=1)
     assert [w["classifier"] for r, w in jobs if r == "classify"] == [
         cache_id(classifiers[-1], "emotions", "classifier")]
 
@@ -205,7 +208,8 @@ def test_changing_a_parameter_reruns_that_method_only(completed, mirror):
     jobs = planned(completed, mirror, cfg)
     assert rules_of(jobs) == Counter(
         discretize=1, select=1, classify=1, aggregate=1, plot=1,
-        stats=2, ranks=1, runtime=1, stability=1, provenance=1, all=1)
+        stats=2, ranks=1, runtime=1, stability=1, provenance=1, headline=1,
+        summary=1, all=1)
     assert {w["selector"] for r, w in jobs if r == "select"} == {
         cache_id(selectors[1], "emotions", "selector")}
     # Back to the tiny config: the first selector's results were kept.
@@ -307,8 +311,10 @@ def test_experiments_share_the_cache(completed, mirror):
     config["experiments"]["tiny-again"] = other
     (completed / "config" / "both.yaml").write_text(yaml.safe_dump(config))
     jobs = planned(completed, mirror, "config/both.yaml")
-    assert {w.get("experiment") for r, w in jobs if r != "all"} == {"tiny-again"}
     assert not {"split", "discretize", "select", "classify"} & set(rules_of(jobs))
+    # tiny's own tables stay (the summary page, of all experiments, is redrawn)
+    assert not [r for r, w in jobs if w.get("experiment") == "tiny" and r in (
+        "aggregate", "stats", "ranks", "runtime", "stability", "plot")]
     run(completed, mirror, "config/both.yaml")
     mine = pd.read_csv(completed / "results/tiny-again/tables/metrics.tsv", sep="\t")
     theirs = pd.read_csv(completed / "results/tiny/tables/metrics.tsv", sep="\t")
@@ -318,6 +324,9 @@ def test_experiments_share_the_cache(completed, mirror):
     assert "tiny-again:" in (completed / "results/tiny-again/provenance.txt"
                              ).read_text()
     assert "tiny-again" not in (completed / "results/tiny/provenance.txt").read_text()
+    # back to the tiny config (the summary page is of all experiments of a run)
+    run(completed, mirror)
+    assert planned(completed, mirror) == []
 
 
 def test_more_repeats_add_only_the_new_folds(completed, mirror):
@@ -372,9 +381,10 @@ def _edited_package(workdir: Path, module: str) -> dict[str, str]:
     ("estimators/selectors/jmi.py", Counter()),
     ("estimators/selectors/mim.py", Counter(
         select=1, classify=1, aggregate=1, plot=1, stats=2, ranks=1, runtime=1,
-        stability=1, all=1)),
+        stability=1, headline=1, summary=1, all=1)),
     ("evaluation/metrics.py", Counter(
-        classify=1, aggregate=1, plot=1, stats=2, ranks=1, all=1)),
+        classify=1, aggregate=1, plot=1, stats=2, ranks=1, headline=1, summary=1,
+        all=1)),
 ])
 def test_code_edits_rerun_the_jobs_that_depend_on_them(completed, mirror, module,
                                                        expected):
