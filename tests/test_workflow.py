@@ -278,8 +278,8 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, completed, mirror):
     # The five studies: one select job per dataset x split protocol x
     # selector (all folds of a split in one job), one classify job per
     # selection and classifier; 7 777 jobs when every fold was a job.
-    ("config.yaml", {"download": 22, "prepare": 8, "select": 150,
-                     "classify": 150}, 1000),
+    ("config.yaml", {"download": 37, "prepare": 16, "select": 188,
+                     "classify": 188}, 1000),
     ("quick.yaml", {"download": 6, "prepare": 2, "select": 2, "classify": 2}, 45),
 ])
 def test_shipped_configs_dry_run(tmp_path, mirror, name, expected, most):
