@@ -534,7 +534,8 @@ def check_html_report(workdir: Path, mirror: str) -> None:
             cd.wait_for(state="visible")
             assert cd.bounding_box()["y"] < 900
             assert cd.evaluate("e => e.naturalWidth") >= 300
-            # The datasets table, rendered in the page.
+            # The experiment's datasets table, rendered in the page.
+            page.get_by_text("smoke-classifiers", exact=True).first.click()
             page.get_by_text("datasets", exact=True).first.click()
             page.locator("tr", has_text="datasets.html").locator(
                 "[iconname=eye]").click()
