@@ -214,3 +214,27 @@ def test_batches():
     assert stages.fold_batches(30) == ["folds0-29"]
     assert stages.fold_batches(30, 10) == ["folds0-9", "folds10-19", "folds20-29"]
     assert stages.batch_folds("folds10-19") == list(range(10, 20))
+
+
+def test_transform_batch_equals_each_fold_alone(files, tmp_path):
+    # One job per batch: the arrays and summary of each fold are those of the
+    # single-fold stage with that fold's derived seed (label-groups is random).
+    data, split = files
+    keys = {**KEYS, "transformation": "label-groups"}
+    out = stages.transform_batch(data, split, [0, 1, 2], tmp_path / "t.npz",
+                                 tmp_path / "t.json", method="label-groups",
+                                 params={"noc": 2}, seed=0, keys=keys)
+    with np.load(tmp_path / "t.npz") as z:
+        batch = {k: z[k] for k in z.files}
+    for fold, record in zip([0, 1, 2], out["records"], strict=True):
+        seed = derive_seed(0, "syn", "kfold-k3-seed0", fold, "label-groups")
+        assert record["seed"] == seed and record["fold"] == fold
+        alone = stages.transform_labels(data, split, fold, tmp_path / f"{fold}.npz",
+                                        method="label-groups", params={"noc": 2},
+                                        seed=seed)
+        assert {k: v for k, v in record.items() if k in alone} == alone
+        with np.load(tmp_path / f"{fold}.npz") as z:
+            assert sorted(z.files) == sorted(k.split("/", 1)[1] for k in batch
+                                             if k.startswith(f"{fold}/"))
+            for k in z.files:
+                np.testing.assert_array_equal(batch[f"{fold}/{k}"], z[k])

@@ -37,6 +37,7 @@ metrics
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import time
@@ -206,33 +207,43 @@ def _named_arrays(result) -> dict[str, np.ndarray]:
     return {"target": np.asarray(result)}
 
 
-def transform_labels(dataset: PathLike, split_file: PathLike, fold: int,
-                     out: PathLike, *, method: str,
-                     params: dict[str, Any] | None = None,
-                     seed: int = 0) -> dict[str, Any]:
-    """Fit a label transformation on a fold's training labels; apply it to both.
+def transform_fold(Y_train, Y_test, *, method: str,
+                   params: dict[str, Any] | None = None,
+                   seed: int = 0) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """Fit a label transformation on training labels; apply it to both parts.
 
-    Writes the transformed targets (``train_<name>`` / ``test_<name>``
-    arrays, see :func:`_named_arrays`) and returns a summary: per array its
-    shape and, for a class vector, the number of classes and of instances
-    discarded (class ``-1``, e.g. PPT's pruned labelsets).
+    Returns the transformed targets (``train_<name>`` / ``test_<name>``
+    arrays, see :func:`_named_arrays`) and a summary: per array its shape
+    and, for a class vector, the number of classes and of instances discarded
+    (class ``-1``, e.g. PPT's pruned labelsets).
     """
-    ds = Dataset.load(dataset)
-    train, test = load_fold(split_file, fold)
     cls = registry.get("transformation", method)
     extra = ({"random_state": seed}
              if "random_state" in registry.parameters(cls) else {})
     transformer = registry.create("transformation", method, params, **extra)
-    transformer.fit(ds.Y[train])
+    transformer.fit(Y_train)
     arrays, summary = {}, {"method": method, "params": params or {}}
-    for part, rows in (("train", train), ("test", test)):
-        for name, arr in _named_arrays(transformer.transform(ds.Y[rows])).items():
+    for part, Y in (("train", Y_train), ("test", Y_test)):
+        for name, arr in _named_arrays(transformer.transform(Y)).items():
             arrays[f"{part}_{name}"] = arr
             info: dict[str, Any] = {"shape": list(arr.shape)}
             if arr.ndim == 1 and np.issubdtype(arr.dtype, np.integer):
                 info["classes"] = int(np.unique(arr[arr >= 0]).size)
                 info["discarded"] = int(np.count_nonzero(arr < 0))
             summary[f"{part}_{name}"] = info
+    return arrays, summary
+
+
+def transform_labels(dataset: PathLike, split_file: PathLike, fold: int,
+                     out: PathLike, *, method: str,
+                     params: dict[str, Any] | None = None,
+                     seed: int = 0) -> dict[str, Any]:
+    """:func:`transform_fold` of one fold of a prepared dataset; writes the
+    arrays to ``out`` and returns the summary."""
+    ds = Dataset.load(dataset)
+    train, test = load_fold(split_file, fold)
+    arrays, summary = transform_fold(ds.Y[train], ds.Y[test], method=method,
+                                     params=params, seed=seed)
     save_npz(out, **arrays)
     return summary
 
@@ -553,8 +564,21 @@ def discretize_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[in
     save_npz(out, **arrays)
 
 
+def _load_once(dataset: PathLike) -> Dataset:
+    """The prepared dataset of a batch job, loaded once per process: the
+    folds of a batch, run in turn or in a worker process, read the same
+    file (keyed by its path, size and modification time)."""
+    st = os.stat(dataset)
+    return _load_cached(os.fspath(dataset), st.st_size, st.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=1)
+def _load_cached(path: str, size: int, mtime_ns: int) -> Dataset:
+    return Dataset.load(path)
+
+
 def _select_one(dataset, split_file, fold, discretized, method, params, seed):
-    ds = Dataset.load(dataset)
+    ds = _load_once(dataset)
     train, _, X, _ = _fold_features(ds, split_file, fold, discretized)
     return select_fold(X, ds.Y[train], ds.feature_names, method=method,
                        params=params, seed=seed,
@@ -598,7 +622,7 @@ def read_selections(path: PathLike) -> list[dict]:
 
 def _classify_one(dataset, split_file, fold, record, codes, classifier, params,
                   grid, seed, predictions_dir):
-    ds = Dataset.load(dataset)
+    ds = _load_once(dataset)
     train, test, X_train, X_test = _fold_features(ds, split_file, fold, codes)
     pred = classify_fold(X_train, ds.Y[train], X_test, record,
                          classifier=classifier, params=params, grid=grid,
@@ -651,21 +675,17 @@ def transform_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int
     Arrays ``<fold>/<part>_<name>`` in one ``.npz``; the summary JSON has one
     record per fold with its keys.
     """
-    import tempfile
-
+    ds = Dataset.load(dataset)
     arrays: dict[str, np.ndarray] = {}
     records = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for fold in folds:
-            fold_seed = _fold_seed(seed, keys, fold, "transformation")
-            path = os.path.join(tmp, f"{fold}.npz")
-            summary = transform_labels(dataset, split_file, fold, path,
-                                       method=method, params=params,
-                                       seed=fold_seed)
-            with np.load(path) as z:
-                arrays.update({f"{fold}/{k}": z[k] for k in z.files})
-            records.append({**keys, "fold": int(fold), "seed": fold_seed,
-                            **summary})
+    for fold in folds:
+        fold_seed = _fold_seed(seed, keys, fold, "transformation")
+        train, test = load_fold(split_file, fold)
+        fold_arrays, summary = transform_fold(ds.Y[train], ds.Y[test],
+                                              method=method, params=params,
+                                              seed=fold_seed)
+        arrays.update({f"{fold}/{k}": v for k, v in fold_arrays.items()})
+        records.append({**keys, "fold": int(fold), "seed": fold_seed, **summary})
     save_npz(out, **arrays)
     result = {**keys, "folds": [int(f) for f in folds], "records": records}
     write_json(summary_out, result)
