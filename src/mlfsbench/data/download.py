@@ -110,11 +110,9 @@ def git_blob_id(path: str | os.PathLike) -> str:
     'ce013625030ba8dba906f756967f9e9ca394464a'
     """
     path = Path(path)
-    digest = hashlib.sha1(b"blob %d\0" % path.stat().st_size)
+    header = b"blob %d\0" % path.stat().st_size
     with open(path, "rb") as fh:
-        while chunk := fh.read(CHUNK_SIZE):
-            digest.update(chunk)
-    return digest.hexdigest()
+        return hashlib.file_digest(fh, lambda: hashlib.sha1(header)).hexdigest()
 
 
 def _fetch_once(url: str, tmp: Path, timeout: float) -> tuple[str, int]:

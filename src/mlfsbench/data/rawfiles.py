@@ -32,7 +32,6 @@ log = logging.getLogger(__name__)
 #: File name under ``data/raw/{dataset}/`` -> role in the datasets table.
 RAW_FILE_ROLES = {"whole.arff": "arff", "train.arff": "train",
                   "test.arff": "test", "labels.xml": "xml"}
-CHUNK_SIZE = 1 << 20
 _RE_SHA256 = re.compile(r"^[0-9a-f]{64}$")
 _RE_GIT_BLOB = re.compile(r"^git-blob:[0-9a-f]{40}$")
 
@@ -56,11 +55,8 @@ def raw_file_source(table: str | os.PathLike, dataset: str,
 
 def file_sha256(path: str | os.PathLike) -> str:
     """The sha256 (hex) of a file's content, read in chunks."""
-    digest = hashlib.sha256()
     with open(path, "rb") as fh:
-        while chunk := fh.read(CHUNK_SIZE):
-            digest.update(chunk)
-    return digest.hexdigest()
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 def _git_blob_checksum(path: str | os.PathLike) -> str:

@@ -50,6 +50,12 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
+
+def short_hash(obj: Any) -> str:
+    """Eight hex digits of the sha1 of ``obj``'s canonical JSON: the suffix of
+    method, cache and grid identifiers."""
+    return hashlib.sha1(canonical_json(obj).encode()).hexdigest()[:8]
+
 def canonical(obj: Any) -> Any:
     """A copy of ``obj`` with every mapping's keys sorted.
 
@@ -128,8 +134,7 @@ def method_id(entry: dict[str, Any]) -> str:
         key["input"] = classifier_input(entry)
     if not key:
         return entry["name"]
-    digest = hashlib.sha1(canonical_json(key).encode()).hexdigest()[:8]
-    return f"{entry['name']}-{digest}"
+    return f"{entry['name']}-{short_hash(key)}"
 
 
 def method_labels(entries: list[dict[str, Any]]) -> dict[str, str]:
@@ -550,8 +555,7 @@ def cache_id(entry: dict[str, Any], dataset: str, kind: str) -> str:
         key["input"] = classifier_input(entry)
     if not key:
         return entry["name"]
-    digest = hashlib.sha1(canonical_json(key).encode()).hexdigest()[:8]
-    return f"{entry['name']}-{digest}"
+    return f"{entry['name']}-{short_hash(key)}"
 
 
 def grid_id(grid: list[int | str]) -> str:
@@ -560,5 +564,4 @@ def grid_id(grid: list[int | str]) -> str:
     >>> grid_id([1, 5, "all"]) == grid_id([1, 5, "all"]) != grid_id([1, "all"])
     True
     """
-    digest = hashlib.sha1(canonical_json(list(grid)).encode()).hexdigest()[:8]
-    return f"grid-{digest}"
+    return f"grid-{short_hash(list(grid))}"
