@@ -92,43 +92,125 @@ def _with_intercept(X):
     return np.hstack([np.asarray(X, dtype=np.float64), ones])
 
 
-def _weighted_loss_sigmoid(Z: np.ndarray, weight: np.ndarray, gradient: bool):
-    """``sum_i weight_i log(1 + e^z_ij)`` per column, and ``sigma(Z)``.
+class _Logistic:
+    """Weighted logistic loss and gradient of many labels, by blocks of rows.
 
-    With ``e = exp(-|z|)``: ``log(1 + e^z) = (z + |z|) / 2 + log1p(e)``, the
-    first part summed by two matrix-vector products; ``sigma(z) = 1 / (1 + e)``
-    for ``z >= 0`` and ``e / (1 + e)`` otherwise. One ``exp`` per entry, no
-    overflow, a few passes over ``Z`` (``logaddexp`` plus ``expit`` take more).
+    For weights ``W`` (``d + 1`` rows, one column per label) it returns the
+    mean loss ``sum_i c_i (log(1 + e^z_il) - y_il z_il) / n`` per label (plus
+    the ridge) and its gradient, ``z = X1 W``, ``c`` the row counts. With
+    ``h = z / 2`` and ``u = tanh(h)``:
+
+    - ``log(1 + e^z) = max(z, 0) + log 2 - log1p(|u|)`` (``|u| < 1``: no
+      overflow, no cancellation inside ``log1p``);
+    - ``sigma(z) = (1 + u) / 2``, so the gradient ``X1' C (sigma - y) / n`` is
+      ``(X1' c + X1' C u) / 2 - X1' Y`` over ``n``: ``sigma`` is never formed.
+
+    That is four passes per entry (``|h|``, ``tanh``, ``copysign``,
+    ``log1p``) besides the two matrix products. The rows go through in
+    blocks of ``block`` (fixed, so the summation order of a label does not
+    depend on the other labels), each block's ``z`` in two buffers allocated
+    once per fit: the passes stay in cache, and no large temporary is
+    allocated (and page-faulted) per iteration.
     """
-    e = np.abs(Z)
-    total = 0.5 * (weight @ Z + weight @ e)
-    np.negative(e, out=e)
-    np.exp(e, out=e)
-    total += weight @ np.log1p(e)
-    if not gradient:
-        return total, None
-    prob = e + 1.0
-    np.reciprocal(prob, out=prob)
-    np.multiply(prob, e, out=prob, where=Z < 0)
-    return total, prob
+
+    def __init__(self, X1, weight, n: int, l2: float, columns: int,
+                 block: int = 256):
+        self.sparse = sp.issparse(X1)
+        rows = X1.shape[0]
+        self.w = np.ones(rows) if weight is None else weight
+        self.wX1 = np.asarray(X1.T @ self.w).ravel()  # X1' c
+        self.wlog2 = math.log(2.0) * float(self.w.sum())
+        self.n, self.l2 = n, l2
+        self.parts = []
+        for start in range(0, rows, block):
+            Xb, wb = X1[start:start + block], self.w[start:start + block]
+            if self.sparse:
+                XwT = Xb.T.multiply(wb).tocsr()
+            else:
+                XwT = (Xb * wb[:, None]).T
+            self.parts.append((Xb, XwT, wb))
+        size = 0 if self.sparse else min(block, rows) * columns
+        self._h, self._a = np.empty(size), np.empty(size)
+        self._g = np.empty(0 if self.sparse else X1.shape[1] * columns)
+
+    def __call__(self, Wt: np.ndarray, XtY: np.ndarray, gradient: bool = True,
+                 curvature: bool = False):
+        """Mean loss per column of ``Wt`` and (``gradient``) the gradient.
+
+        ``curvature=True`` also returns the mean ``sigma (1 - sigma)`` per
+        column, ``(1 - u^2) / 4``.
+        """
+        half = 0.5 * Wt
+        d1, m = Wt.shape
+        total = np.zeros(m)
+        G = np.zeros((d1, m)) if gradient else None
+        square = np.zeros(m) if curvature else None
+        if not self.sparse:
+            part = self._g[: d1 * m].reshape(d1, m)
+        for Xb, XwT, wb in self.parts:
+            if self.sparse:
+                H = np.asarray(Xb @ half)
+                A = np.abs(H)
+            else:
+                r = Xb.shape[0]
+                H = np.matmul(Xb, half, out=self._h[: r * m].reshape(r, m))
+                A = np.abs(H, out=self._a[: r * m].reshape(r, m))
+            total += wb @ H  # sum c (h + |h|) = sum c max(z, 0)
+            total += wb @ A
+            np.tanh(A, out=A)
+            if gradient:
+                np.copysign(A, H, out=H)  # u = tanh(h)
+            np.log1p(A, out=A)
+            total -= wb @ A
+            if gradient:
+                if self.sparse:
+                    G += XwT @ H
+                else:
+                    G += np.matmul(XwT, H, out=part)
+            if curvature:
+                square += wb @ np.multiply(H, H, out=H)
+        total += self.wlog2
+        loss = (total - _colsum(XtY, Wt)) / self.n
+        if self.l2:
+            loss += 0.5 * self.l2 * _colsum(Wt[:-1], Wt[:-1])
+        if not gradient:
+            return loss, None
+        G += self.wX1[:, None]
+        G *= 0.5
+        G -= XtY
+        G /= self.n
+        if self.l2:
+            G[:-1] += self.l2 * Wt[:-1]
+        if curvature:
+            return loss, G, (self.w.sum() - square) / (4.0 * self.n)
+        return loss, G
 
 
-def _unique_rows(X, Y):
-    """Distinct rows of dense ``X`` (sorted), their counts and positives.
+def _unique_rows(X):
+    """Distinct rows of dense ``X`` (sorted) and their counts.
 
     Identical rows share ``z``, so the loss weights each distinct row by its
-    count; the positives per distinct row are integer sums, exact in any
-    order. The rows come out in lexicographic order, so the fit does not
+    count. The rows come out in lexicographic order, so the fit does not
     depend on the order of the training rows. ``None`` for sparse ``X``.
     """
     if sp.issparse(X):
         return None
-    rows, inverse, counts = np.unique(X, axis=0, return_inverse=True,
-                                      return_counts=True)
-    member = sp.csr_matrix((np.ones(X.shape[0]), (np.ravel(inverse),
-                                                  np.arange(X.shape[0]))),
-                           shape=(rows.shape[0], X.shape[0]))
-    return rows, counts.astype(np.float64), np.asarray(member @ Y)
+    rows, counts = np.unique(X, axis=0, return_counts=True)
+    return rows, counts.astype(np.float64)
+
+
+def _cross(XT, Y, chunk: int = 256) -> np.ndarray:
+    """``XT @ Y`` for 0/1 ``Y`` of any dtype, converted a block of labels at a time.
+
+    Converting all of ``Y`` to float64 at once costs a temporary of 8 bytes
+    per entry (100 MB on delicious) and its page faults; blocks of ``chunk``
+    labels stay small and are reused.
+    """
+    out = np.empty((XT.shape[0], Y.shape[1]))
+    for start in range(0, Y.shape[1], chunk):
+        block = np.asarray(Y[:, start:start + chunk], dtype=np.float64)
+        out[:, start:start + chunk] = np.asarray(XT @ block)
+    return out
 
 
 def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
@@ -186,40 +268,18 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
     """
     n, d = X.shape
     q = Y.shape[1]
-    Y = np.asarray(Y, dtype=np.float64)
     W = np.zeros((d + 1, q)) if W0 is None else np.array(W0, dtype=np.float64)
     n_iter = np.zeros(q, dtype=np.int64)
-    penalised = np.ones((d + 1, 1))
-    penalised[-1] = 0.0
-    # sum_i y_il z_il = (X1' Y)_l . w_l: the linear part of the loss, once
-    groups = _unique_rows(X, Y)
+    # sum_i y_il z_il = (X1' Y)_l . w_l: the linear part of the loss, once,
+    # on the original rows (its last row counts the positives)
+    XtY = _cross(_with_intercept(X).T, Y)
+    groups = _unique_rows(X)
     if groups is None:  # sparse: every row on its own
-        X1, weight = _with_intercept(X), None
-        XtY = np.asarray(X1.T @ Y)
+        X1, weight = _with_intercept(X), np.ones(n)
     else:  # identical rows share z: weight them by their multiplicity
-        rows, weight, positives = groups
+        rows, weight = groups
         X1 = _with_intercept(rows)
-        XtY = X1.T @ positives
-    X1T = X1.T.tocsr() if sp.issparse(X1) else X1.T
-
-    cw = np.ones(X1.shape[0]) if weight is None else weight
-    X1Tw = X1T @ sp.diags(cw) if sp.issparse(X1) else X1T * cw
-
-    def evaluate(Z, XtYw, Ww, gradient=True):
-        # mean loss sum_i (log(1 + e^z) - y z) / n and its gradient
-        # X1' (p - y) / n, whose y parts are the constant X1' Y
-        total, prob = _weighted_loss_sigmoid(Z, cw, gradient)
-        loss = (total - _colsum(XtYw, Ww)) / n
-        if l2:
-            loss += 0.5 * l2 * _colsum(Ww[:-1], Ww[:-1])
-        if not gradient:
-            return loss
-        G = np.asarray(X1Tw @ prob)
-        G -= XtYw
-        G /= n
-        if l2:
-            G += l2 * penalised * Ww
-        return loss, G
+    objective = _Logistic(X1, weight, n, l2, q)
 
     # Preconditioner: at w = 0 with the intercept at the log-odds of the
     # label's rate pi, every row has p = pi, so the Hessian of label l is
@@ -227,27 +287,25 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
     # L-BFGS starts from H0 = M^-1 / (pi (1 - pi)) (a Newton step from that
     # start) and rescales it as usual (Nocedal & Wright, Eq. 7.20, in the
     # metric of M); a little ridge keeps M invertible.
-    M = X1T @ (sp.diags(cw) @ X1) if sp.issparse(X1) else (X1T * cw) @ X1
+    M = X1.T @ (sp.diags(weight) @ X1 if sp.issparse(X1) else X1 * weight[:, None])
     M = np.asarray(M.toarray() if sp.issparse(M) else M) / n
     M[np.diag_indices_from(M)] += 1e-10 * max(np.trace(M) / (d + 1), 1e-300)
     if l2:
-        M += l2 * np.diag(penalised.ravel()) / 0.25  # the ridge at p = 1/2
+        M[:-1, :-1] += l2 * np.eye(d) / 0.25  # the ridge at p = 1/2
     factor = cho_factor(M)
     if W0 is None:
-        rate = np.clip(Y.mean(axis=0), 1e-12, 1 - 1e-12)
+        rate = np.clip(XtY[-1] / n, 1e-12, 1 - 1e-12)
         W[-1] = np.log(rate / (1 - rate))
 
-    # working set: the labels still running, compacted as labels stop
+    # working set: the labels still running, compacted after every iteration
+    # (z = X1 w is recomputed from the weights, so only (d + 1) x q arrays move)
     idx = np.arange(q)
     XtYw = XtY
     Ww = W.copy()
-    Z = np.asarray(X1 @ Ww)
     # mean curvature p (1 - p) at the start: pi (1 - pi) from the cold start,
     # the warm start's own from a previous solution
-    prob = _weighted_loss_sigmoid(Z, cw, True)[1]
-    curvature = np.maximum(cw @ (prob * (1.0 - prob)) / n, 1e-12)
-    del prob
-    f, G = evaluate(Z, XtYw, Ww)
+    f, G, curvature = objective(Ww, XtYw, curvature=True)
+    curvature = np.maximum(curvature, 1e-12)
     S = np.zeros((_MEMORY, d + 1, q))
     Yh = np.zeros((_MEMORY, d + 1, q))
     rho = np.zeros((_MEMORY, q))
@@ -255,22 +313,18 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
     slots: list[int] = []  # ring buffer order, oldest first
     running = np.abs(G).max(axis=0) > tol
     it = 0
-    while it < max_iter:
-        if running.sum() < 0.9 * idx.size:  # write back stopped labels, compact
-            done = ~running
-            W[:, idx[done]] = Ww[:, done]
+    while True:
+        if not running.all():  # write back stopped labels, compact the rest
+            W[:, idx[~running]] = Ww[:, ~running]
             keep = np.flatnonzero(running)
-            if keep.size == 0:
-                break
-            idx, XtYw, Ww, Z = idx[keep], XtYw[:, keep], Ww[:, keep], Z[:, keep]
+            idx, XtYw, Ww = idx[keep], XtYw[:, keep], Ww[:, keep]
             f, G = f[keep], G[:, keep]
             S, Yh, rho = S[:, :, keep], Yh[:, :, keep], rho[:, keep]
             gamma, curvature = gamma[keep], curvature[keep]
-            running = running[keep]
-        if not running.any():
+        if idx.size == 0 or it >= max_iter:
             break
         it += 1
-        n_iter[idx[running]] += 1
+        n_iter[idx] += 1
         # two-loop recursion, every label with its own pairs
         P = G.copy()
         alpha = np.zeros((_MEMORY, idx.size))
@@ -289,17 +343,13 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
             P[:, bad] = -gamma[bad] * cho_solve(factor, G[:, bad])
             rho[:, bad] = 0.0
             slope = _colsum(G, P)
-        P[:, ~running] = 0.0  # stopped labels wait for the next compaction
-        step = np.where(running, 1.0, 0.0)
-        # first trial for every label at once, then backtracking (Armijo,
-        # quadratic interpolation) for the few that need it
-        ZP = np.asarray(X1 @ P)
-        tried = step.copy()
-        Z_new = Z + step * ZP
-        W_new = Ww + step * P
-        f_new, G_new = evaluate(Z_new, XtYw, W_new)
-        ok = f_new <= f + 1e-4 * step * slope
-        ok |= ~running
+        # unit step for every label at once, then backtracking (Armijo,
+        # quadratic interpolation) for the few that need it; a trial point
+        # is evaluated with its gradient, since it is usually accepted
+        step = np.ones(idx.size)
+        W_new = Ww + P
+        f_new, G_new = objective(W_new, XtYw)
+        ok = f_new <= f + 1e-4 * slope
         retry = np.flatnonzero(~ok)
         for _ in range(_MAXLS):
             if retry.size == 0:
@@ -309,20 +359,17 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
             shrink = np.where(curv > 0, -slope[retry] * t / (2 * curv), 0.5)
             t = t * np.clip(shrink, 0.1, 0.5)
             step[retry] = t
-            ft = evaluate(Z[:, retry] + t * ZP[:, retry], XtYw[:, retry],
-                          Ww[:, retry] + t * P[:, retry], gradient=False)
-            f_new[retry] = ft
-            good = ft <= f[retry] + 1e-4 * t * slope[retry]
+            W_new[:, retry] = Ww[:, retry] + t * P[:, retry]
+            f_new[retry], G_new[:, retry] = objective(W_new[:, retry],
+                                                      XtYw[:, retry])
+            good = f_new[retry] <= f[retry] + 1e-4 * t * slope[retry]
             ok[retry[good]] = True
             retry = retry[~good]
         failed = ~ok
-        step[failed] = 0.0
-        redo = np.flatnonzero(step != tried)
-        if redo.size:  # labels whose accepted step differs from the first trial
-            Z_new[:, redo] = Z[:, redo] + step[redo] * ZP[:, redo]
-            W_new[:, redo] = Ww[:, redo] + step[redo] * P[:, redo]
-            f_new[redo], G_new[:, redo] = evaluate(Z_new[:, redo], XtYw[:, redo],
-                                                   W_new[:, redo])
+        if failed.any():  # no acceptable step: stay (and stop below)
+            step[failed] = 0.0
+            W_new[:, failed], f_new[failed], G_new[:, failed] = (
+                Ww[:, failed], f[failed], G[:, failed])
         S_new = W_new - Ww
         Y_new = G_new - G
         sy, yy = _colsum(S_new, Y_new), _colsum(Y_new, cho_solve(factor, Y_new))
@@ -334,12 +381,10 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
         gamma = np.where(valid, sy / np.where(valid, yy, 1.0), gamma)
         scale = np.maximum(np.maximum(np.abs(f), np.abs(f_new)), 1.0)
         decrease = (f - f_new) / scale
-        Ww, Z, f, G = W_new, Z_new, f_new, G_new
-        running &= ~failed & (np.abs(G).max(axis=0) > tol) & (decrease > _FTOL)
-    W[:, idx] = Ww
+        Ww, f, G = W_new, f_new, G_new
+        running = ~failed & (np.abs(G).max(axis=0) > tol) & (decrease > _FTOL)
+    W[:, idx] = Ww  # still running after max_iter
     return W, n_iter
-
-
 
 
 @register("classifier", "br-lr")
@@ -443,7 +488,7 @@ default="batched-lbfgs"
         # feature_names_in_ (from a DataFrame) and n_features_in_, as sklearn
         validate_data(self, X, reset=True, skip_check_array=True)
         X = check_features(X)
-        Y = check_labels(Y, X.shape[0])
+        Y = check_labels(Y, X.shape[0], copy=False)  # read only, not kept
         return self._fit(X, Y, C)
 
     def _fit(self, X, Y: np.ndarray, C: float, W0=None):
@@ -461,7 +506,10 @@ default="batched-lbfgs"
         if self.solver == "batched-lbfgs":
             l2 = 0.0 if math.isinf(C) else 1.0 / (C * n)
             start = None if W0 is None else W0[:, live]
-            W, n_iter = fit_logistic_batch(X, Y[:, live], start, l2=l2,
+            # the live labels as int8: no 8-byte copy of a large label matrix
+            Y8 = Y.astype(np.int8)
+            Y8 = Y8 if live.size == q else Y8[:, live]
+            W, n_iter = fit_logistic_batch(X, Y8, start, l2=l2,
                                            tol=self.tol, max_iter=int(self.max_iter))
             self.coef_[live] = W[:-1].T
             self.intercept_[live] = W[-1]
@@ -499,7 +547,7 @@ default="batched-lbfgs"
             return super().predict_path(X_train, Y_train, X_test, column_sets)
         C = self._check_params()
         X_train, X_test, sets = self._path_inputs(X_train, X_test, column_sets)
-        Y = check_labels(Y_train, X_train.shape[0])
+        Y = check_labels(Y_train, X_train.shape[0], copy=False)
         out, prev_cols, prev = [], None, None
         for cols in sets:
             model = clone(self)
