@@ -51,7 +51,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.linalg import cho_factor, cho_solve
+from scipy.linalg import cho_factor, cho_solve, solve_triangular
 from scipy.special import expit
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
@@ -187,29 +187,35 @@ class _Logistic:
 
 
 def _unique_rows(X):
-    """Distinct rows of dense ``X`` (sorted) and their counts.
+    """Distinct rows of dense ``X`` (in a canonical order) and their counts.
 
     Identical rows share ``z``, so the loss weights each distinct row by its
-    count. The rows come out in lexicographic order, so the fit does not
+    count. Each row is compared as one opaque block of bytes (a 1-D sort,
+    6x faster than ``np.unique(axis=0)`` on delicious' 50 columns: 11 against
+    73 ms); the rows come out sorted by those bytes, so the fit does not
     depend on the order of the training rows. ``None`` for sparse ``X``.
     """
     if sp.issparse(X):
         return None
-    rows, counts = np.unique(X, axis=0, return_counts=True)
-    return rows, counts.astype(np.float64)
+    X = np.ascontiguousarray(X)
+    keys = X.view(np.dtype((np.void, X.itemsize * X.shape[1]))).ravel()
+    _, first, counts = np.unique(keys, return_index=True, return_counts=True)
+    return X[first], counts.astype(np.float64)
 
 
-def _cross(XT, Y, chunk: int = 256) -> np.ndarray:
-    """``XT @ Y`` for 0/1 ``Y`` of any dtype, converted a block of labels at a time.
+def _cross(X, Y) -> np.ndarray:
+    """``X1' Y`` (``X1``: ``X`` and a column of ones) for 0/1 ``Y``, exactly.
 
-    Converting all of ``Y`` to float64 at once costs a temporary of 8 bytes
-    per entry (100 MB on delicious) and its page faults; blocks of ``chunk``
-    labels stay small and are reused.
+    Through a sparse copy of ``Y`` (labels are sparse: 2 % ones on
+    delicious): no float64 copy of the whole label matrix (100 MB there),
+    and a product over the nonzeros only (46 ms against 170 ms).
     """
-    out = np.empty((XT.shape[0], Y.shape[1]))
-    for start in range(0, Y.shape[1], chunk):
-        block = np.asarray(Y[:, start:start + chunk], dtype=np.float64)
-        out[:, start:start + chunk] = np.asarray(XT @ block)
+    labels = sp.csc_matrix(Y).T.tocsr()
+    product = labels @ X
+    product = product.toarray() if sp.issparse(product) else np.asarray(product)
+    out = np.empty((X.shape[1] + 1, Y.shape[1]))
+    out[:-1] = product.T
+    out[-1] = np.asarray(labels.sum(axis=1)).ravel()
     return out
 
 
@@ -272,7 +278,7 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
     n_iter = np.zeros(q, dtype=np.int64)
     # sum_i y_il z_il = (X1' Y)_l . w_l: the linear part of the loss, once,
     # on the original rows (its last row counts the positives)
-    XtY = _cross(_with_intercept(X).T, Y)
+    XtY = _cross(X, Y)
     groups = _unique_rows(X)
     if groups is None:  # sparse: every row on its own
         X1, weight = _with_intercept(X), np.ones(n)
@@ -292,13 +298,14 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
     M[np.diag_indices_from(M)] += 1e-10 * max(np.trace(M) / (d + 1), 1e-300)
     if l2:
         M[:-1, :-1] += l2 * np.eye(d) / 0.25  # the ridge at p = 1/2
-    factor = cho_factor(M)
+    factor = cho_factor(M, lower=True, check_finite=False)
     if W0 is None:
         rate = np.clip(XtY[-1] / n, 1e-12, 1 - 1e-12)
         W[-1] = np.log(rate / (1 - rate))
 
-    # working set: the labels still running, compacted after every iteration
-    # (z = X1 w is recomputed from the weights, so only (d + 1) x q arrays move)
+    # working set: the stored labels; the stopped ones among them wait (step
+    # 0, not evaluated: z = X1 w is recomputed from the weights) until they
+    # are a tenth, then the (d + 1) x q arrays are compacted
     idx = np.arange(q)
     XtYw = XtY
     Ww = W.copy()
@@ -314,24 +321,26 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
     running = np.abs(G).max(axis=0) > tol
     it = 0
     while True:
-        if not running.all():  # write back stopped labels, compact the rest
+        if running.sum() < 0.9 * idx.size:  # write back stopped labels, compact
             W[:, idx[~running]] = Ww[:, ~running]
             keep = np.flatnonzero(running)
             idx, XtYw, Ww = idx[keep], XtYw[:, keep], Ww[:, keep]
             f, G = f[keep], G[:, keep]
             S, Yh, rho = S[:, :, keep], Yh[:, :, keep], rho[:, keep]
             gamma, curvature = gamma[keep], curvature[keep]
+            running = running[keep]
         if idx.size == 0 or it >= max_iter:
             break
         it += 1
-        n_iter[idx] += 1
+        act = slice(None) if running.all() else np.flatnonzero(running)
+        n_iter[idx[act]] += 1
         # two-loop recursion, every label with its own pairs
         P = G.copy()
         alpha = np.zeros((_MEMORY, idx.size))
         for j in reversed(slots):
             alpha[j] = rho[j] * _colsum(S[j], P)
             P -= alpha[j] * Yh[j]
-        P = gamma * cho_solve(factor, P)
+        P = gamma * cho_solve(factor, P, check_finite=False)
         for j in slots:
             beta = rho[j] * _colsum(Yh[j], P)
             P += S[j] * (alpha[j] - beta)
@@ -340,16 +349,18 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
         bad = ~(slope < 0)  # not a descent direction: restart that label
         if bad.any():
             gamma[bad] = 1.0 / curvature[bad]
-            P[:, bad] = -gamma[bad] * cho_solve(factor, G[:, bad])
+            P[:, bad] = -gamma[bad] * cho_solve(factor, G[:, bad], check_finite=False)
             rho[:, bad] = 0.0
             slope = _colsum(G, P)
-        # unit step for every label at once, then backtracking (Armijo,
-        # quadratic interpolation) for the few that need it; a trial point
-        # is evaluated with its gradient, since it is usually accepted
-        step = np.ones(idx.size)
+        P[:, ~running] = 0.0
+        # unit step for every running label at once, then backtracking
+        # (Armijo, quadratic interpolation) for the few that need it; a trial
+        # point is evaluated with its gradient, since it is usually accepted
+        step = running.astype(np.float64)
         W_new = Ww + P
-        f_new, G_new = objective(W_new, XtYw)
-        ok = f_new <= f + 1e-4 * slope
+        f_new, G_new = f.copy(), G.copy()
+        f_new[act], G_new[:, act] = objective(W_new[:, act], XtYw[:, act])
+        ok = (f_new <= f + 1e-4 * slope) | ~running
         retry = np.flatnonzero(~ok)
         for _ in range(_MAXLS):
             if retry.size == 0:
@@ -372,7 +383,8 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
                 Ww[:, failed], f[failed], G[:, failed])
         S_new = W_new - Ww
         Y_new = G_new - G
-        sy, yy = _colsum(S_new, Y_new), _colsum(Y_new, cho_solve(factor, Y_new))
+        half = solve_triangular(factor[0], Y_new, lower=True, check_finite=False)
+        sy, yy = _colsum(S_new, Y_new), _colsum(half, half)  # y' M^-1 y
         valid = sy > np.finfo(float).eps * np.maximum(yy, 0.0)
         slot = len(slots) if len(slots) < _MEMORY else slots.pop(0)
         slots.append(slot)
@@ -382,7 +394,7 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
         scale = np.maximum(np.maximum(np.abs(f), np.abs(f_new)), 1.0)
         decrease = (f - f_new) / scale
         Ww, f, G = W_new, f_new, G_new
-        running = ~failed & (np.abs(G).max(axis=0) > tol) & (decrease > _FTOL)
+        running &= ~failed & (np.abs(G).max(axis=0) > tol) & (decrease > _FTOL)
     W[:, idx] = Ww  # still running after max_iter
     return W, n_iter
 
