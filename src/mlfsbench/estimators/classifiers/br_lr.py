@@ -155,8 +155,7 @@ class _Logistic:
                 r = Xb.shape[0]
                 H = np.matmul(Xb, half, out=self._h[: r * m].reshape(r, m))
                 A = np.abs(H, out=self._a[: r * m].reshape(r, m))
-            total += wb @ H  # sum c (h + |h|) = sum c max(z, 0)
-            total += wb @ A
+            total += wb @ A  # sum c |h|
             np.tanh(A, out=A)
             if gradient:
                 np.copysign(A, H, out=H)  # u = tanh(h)
@@ -169,6 +168,7 @@ class _Logistic:
                     G += np.matmul(XwT, H, out=part)
             if curvature:
                 square += wb @ np.multiply(H, H, out=H)
+        total += self.wX1 @ half  # sum c h: with the above, sum c max(z, 0)
         total += self.wlog2
         loss = (total - _colsum(XtY, Wt)) / self.n
         if self.l2:
@@ -311,7 +311,13 @@ def fit_logistic_batch(X, Y, W0=None, *, l2=0.0, tol=1e-4, max_iter=1000):
     Ww = W.copy()
     # mean curvature p (1 - p) at the start: pi (1 - pi) from the cold start,
     # the warm start's own from a previous solution
-    f, G, curvature = objective(Ww, XtYw, curvature=True)
+    if W0 is None:  # z = b for every row: all in closed form
+        p = 1.0 / (1.0 + np.exp(-W[-1]))
+        f = np.logaddexp(0.0, W[-1]) - XtY[-1] / n * W[-1]
+        G = (np.outer(objective.wX1, p) - XtY) / n
+        curvature = p * (1.0 - p)
+    else:
+        f, G, curvature = objective(Ww, XtYw, curvature=True)
     curvature = np.maximum(curvature, 1e-12)
     S = np.zeros((_MEMORY, d + 1, q))
     Yh = np.zeros((_MEMORY, d + 1, q))
