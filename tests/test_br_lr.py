@@ -160,3 +160,104 @@ def test_batched_solver_groups_identical_rows(penalty, monkeypatch):
         np.testing.assert_allclose(ours.coef_[label], ref.coef_[0], atol=1e-4)
         np.testing.assert_allclose(ours.intercept_[label], ref.intercept_[0],
                                    atol=1e-4)
+
+
+def _direct_loss_gradient(X, Y, W, weight, l2):
+    """The objective of ``fit_logistic_batch`` written out with scipy/numpy."""
+    A = np.column_stack([X, np.ones(len(X))])
+    Z = A @ W
+    n = weight.sum()
+    loss = weight @ (np.logaddexp(0.0, Z) - Y * Z) / n
+    loss += 0.5 * l2 * (W[:-1] ** 2).sum(axis=0)
+    G = A.T @ (weight[:, None] * (expit(Z) - Y)) / n
+    G[:-1] += l2 * W[:-1]
+    return loss, G
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("l2", [0.0, 0.3])
+def test_blocked_objective_matches_direct_formula(sparse, l2):
+    """Loss and gradient through u = tanh(z / 2), by blocks of rows into
+    reused buffers, equal the direct formula, also at |z| of hundreds (no
+    overflow), and repeated calls (reused buffers) are bitwise identical."""
+    from mlfsbench.estimators.classifiers.br_lr import _Logistic
+
+    rng = np.random.RandomState(1)
+    X = rng.normal(size=(300, 4))
+    Y = (rng.uniform(size=(300, 6)) < 0.4).astype(float)
+    W = rng.normal(size=(5, 6))
+    W[:, 0] *= 300.0  # |z| up to about 1000
+    weight = rng.randint(1, 4, size=300).astype(float)
+    X1 = np.column_stack([X, np.ones(300)])
+    rows = sp.csr_matrix(X1) if sparse else X1
+    XtY = X1.T @ (weight[:, None] * Y)
+    n = weight.sum()
+    objective = _Logistic(rows, weight, n, l2, 6, block=64)  # 5 blocks
+    loss, G = objective(W, XtY)
+    ref_loss, ref_G = _direct_loss_gradient(X, Y, W, weight, l2)
+    np.testing.assert_allclose(loss, ref_loss, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(G, ref_G, rtol=1e-10, atol=1e-13)
+    only_loss, none = objective(W[:, 1:4], XtY[:, 1:4], gradient=False)
+    assert none is None
+    np.testing.assert_allclose(only_loss, ref_loss[1:4], rtol=1e-12)
+    again = objective(W, XtY)
+    np.testing.assert_array_equal(again[0], loss)
+    np.testing.assert_array_equal(again[1], G)
+
+
+def _binary_problem(seed=5, n=600, d=6, q=8):
+    rng = np.random.RandomState(seed)
+    X = (rng.uniform(size=(n, d)) < 0.3).astype(float)
+    Y = (rng.uniform(size=(n, q)) < expit(X @ rng.normal(size=(d, q)) - 1.0))
+    return X, Y.astype(np.int64)
+
+
+def test_batch_is_repeatable_and_row_order_free():
+    """Refits reuse nothing between calls (bitwise the same weights), and
+    the distinct rows come out in a canonical order: permuting the training
+    rows gives bitwise the same fit."""
+    from mlfsbench.estimators.classifiers.br_lr import fit_logistic_batch
+
+    X, Y = _binary_problem()
+    W, n_iter = fit_logistic_batch(X, Y)
+    W2, n_iter2 = fit_logistic_batch(X, Y)
+    np.testing.assert_array_equal(W, W2)
+    np.testing.assert_array_equal(n_iter, n_iter2)
+    order = np.random.RandomState(0).permutation(len(X))
+    W3, n_iter3 = fit_logistic_batch(X[order], Y[order])
+    np.testing.assert_array_equal(W, W3)
+    np.testing.assert_array_equal(n_iter, n_iter3)
+
+
+@pytest.mark.parametrize("penalty", ["none", "l2"])
+def test_each_label_independent_of_the_batch(penalty):
+    """A label's fit does not depend on the other labels of the batch: alone,
+    in a subset, or with all labels, the same weights and iterations (up to
+    rounding in the shared matrix products)."""
+    from mlfsbench.estimators.classifiers.br_lr import fit_logistic_batch
+
+    X, Y = _binary_problem(q=12)
+    l2 = 0.0 if penalty == "none" else 1e-3
+    W, n_iter = fit_logistic_batch(X, Y, l2=l2, tol=1e-8)
+    for subset in ([3], [0, 7], [11, 2, 5, 9]):
+        Ws, n_iter_s = fit_logistic_batch(X, Y[:, subset], l2=l2, tol=1e-8)
+        np.testing.assert_allclose(Ws, W[:, subset], rtol=1e-9, atol=1e-12)
+        np.testing.assert_array_equal(n_iter_s, n_iter[subset])
+
+
+def test_fit_leaves_labels_unchanged_and_accepts_any_integer_dtype(data):
+    """The labels are read without a copy (``check_labels(copy=False)``) and
+    never written; int8 and bool labels give the same fit as int64."""
+    from mlfsbench.estimators.classifiers._base import check_labels
+
+    X, Y, X_test = data
+    Y = np.ascontiguousarray(Y, dtype=np.int64)
+    before = Y.copy()
+    ref = BRLogisticRegression().fit(X, Y)
+    np.testing.assert_array_equal(Y, before)
+    assert check_labels(Y, len(Y), copy=False) is Y
+    assert check_labels(Y, len(Y)) is not Y
+    for dtype in (np.int8, bool):
+        other = BRLogisticRegression().fit(X, Y.astype(dtype))
+        np.testing.assert_array_equal(other.coef_, ref.coef_)
+        np.testing.assert_array_equal(other.intercept_, ref.intercept_)
