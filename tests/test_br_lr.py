@@ -261,3 +261,29 @@ def test_fit_leaves_labels_unchanged_and_accepts_any_integer_dtype(data):
         other = BRLogisticRegression().fit(X, Y.astype(dtype))
         np.testing.assert_array_equal(other.coef_, ref.coef_)
         np.testing.assert_array_equal(other.intercept_, ref.intercept_)
+
+
+def test_sparse_blocks_match_dense_blocks(monkeypatch):
+    """Low-density features go through sparse row blocks: the same fit as
+    the dense products within the solver's tolerance (rare features make
+    some weights ill-determined, so the probabilities are compared)."""
+    from mlfsbench.estimators.classifiers import br_lr
+
+    rng = np.random.RandomState(7)
+    X = (rng.uniform(size=(800, 60)) < 0.02).astype(float)  # 2 % nonzero
+    Y = (rng.uniform(size=(800, 5)) < expit(X @ rng.normal(size=(60, 5)) - 1.5))
+    used = []
+    original = br_lr._Logistic.__init__
+
+    def spy(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        used.append(bool(self.sparse))
+
+    monkeypatch.setattr(br_lr._Logistic, "__init__", spy)
+    W_sparse, it_sparse = br_lr.fit_logistic_batch(X, Y, tol=1e-8)
+    monkeypatch.setattr(br_lr, "_SPARSE", 0.0)
+    W_dense, it_dense = br_lr.fit_logistic_batch(X, Y, tol=1e-8)
+    assert used == [True, False]
+    X1 = np.column_stack([X, np.ones(len(X))])
+    np.testing.assert_allclose(expit(X1 @ W_sparse), expit(X1 @ W_dense), atol=1e-6)
+    assert abs(int(it_sparse.sum()) - int(it_dense.sum())) <= 2

@@ -77,6 +77,7 @@ _SOLVERS = ("batched-lbfgs", "lbfgs", "newton-cg", "newton-cholesky")
 _FTOL = 64 * np.finfo(float).eps  # scikit-learn's L-BFGS ``ftol``
 _MEMORY = 10  # correction pairs, L-BFGS-B's default ``maxcor``
 _MAXLS = 50  # line-search steps, scikit-learn's ``maxls``
+_SPARSE = 0.1  # products over sparse row blocks below this share of nonzeros
 
 
 def _colsum(A, B) -> np.ndarray:
@@ -115,22 +116,27 @@ class _Logistic:
 
     def __init__(self, X1, weight, n: int, l2: float, columns: int,
                  block: int = 256):
-        self.sparse = sp.issparse(X1)
         rows = X1.shape[0]
         self.w = np.ones(rows) if weight is None else weight
         self.wX1 = np.asarray(X1.T @ self.w).ravel()  # X1' c
         self.wlog2 = math.log(2.0) * float(self.w.sum())
         self.n, self.l2 = n, l2
+        # the products over sparse blocks when under a tenth of X1 is nonzero
+        # (delicious, 500 features: 4.6 %, both products 277 -> 122 ms per
+        # iteration of all labels; 50 features: 21 %, dense 24 ms, sparse 34)
+        nonzero = X1.nnz if sp.issparse(X1) else np.count_nonzero(X1)
+        self.sparse = bool(sp.issparse(X1) or nonzero < _SPARSE * X1.size)
         self.parts = []
         for start in range(0, rows, block):
             Xb, wb = X1[start:start + block], self.w[start:start + block]
             if self.sparse:
+                Xb = sp.csr_matrix(Xb)
                 XwT = Xb.T.multiply(wb).tocsr()
             else:
                 XwT = (Xb * wb[:, None]).T
             self.parts.append((Xb, XwT, wb))
-        size = 0 if self.sparse else min(block, rows) * columns
-        self._h, self._a = np.empty(size), np.empty(size)
+        size = min(block, rows) * columns
+        self._h, self._a = np.empty(0 if self.sparse else size), np.empty(size)
         self._g = np.empty(0 if self.sparse else X1.shape[1] * columns)
 
     def __call__(self, Wt: np.ndarray, XtY: np.ndarray, gradient: bool = True,
@@ -148,13 +154,12 @@ class _Logistic:
         if not self.sparse:
             part = self._g[: d1 * m].reshape(d1, m)
         for Xb, XwT, wb in self.parts:
+            r = Xb.shape[0]
             if self.sparse:
                 H = np.asarray(Xb @ half)
-                A = np.abs(H)
             else:
-                r = Xb.shape[0]
                 H = np.matmul(Xb, half, out=self._h[: r * m].reshape(r, m))
-                A = np.abs(H, out=self._a[: r * m].reshape(r, m))
+            A = np.abs(H, out=self._a[: r * m].reshape(r, m))
             total += wb @ A  # sum c |h|
             np.tanh(A, out=A)
             if gradient:
