@@ -103,7 +103,15 @@ def test_separable_label_still_classifies():
     assert clf.predict(np.array([[0.2], [2.8]])).tolist() == [[0], [1]]
 
 
-def test_sparse_matches_dense(data):
+@pytest.mark.parametrize("densify", [True, False])
+def test_sparse_matches_dense(data, densify, monkeypatch):
+    """Sparse features: grouped as dense rows when small, else every row on
+    its own (``_DENSIFY = 0``); both give the dense fit."""
+    from mlfsbench.estimators.classifiers import br_lr
+
+    if not densify:
+        monkeypatch.setattr(br_lr, "_DENSIFY", 0)
+        assert br_lr._unique_rows(sp.csr_matrix(data[0])) is None
     X, Y, X_test = data
     dense = BRLogisticRegression(tol=1e-10).fit(X, Y)
     sparse = BRLogisticRegression(tol=1e-10).fit(sp.csr_matrix(X), Y)
