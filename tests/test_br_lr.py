@@ -295,3 +295,16 @@ def test_sparse_blocks_match_dense_blocks(monkeypatch):
     X1 = np.column_stack([X, np.ones(len(X))])
     np.testing.assert_allclose(expit(X1 @ W_sparse), expit(X1 @ W_dense), atol=1e-6)
     assert abs(int(it_sparse.sum()) - int(it_dense.sum())) <= 2
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_batch_without_features_fits_the_rates(sparse):
+    """No feature columns: each label's intercept is its log-odds, reached at
+    the start (0 iterations)."""
+    from mlfsbench.estimators.classifiers.br_lr import fit_logistic_batch
+
+    X = np.zeros((6, 0))
+    Y = np.array([[0, 1], [1, 0], [0, 1], [1, 1], [0, 0], [1, 1]])
+    W, n_iter = fit_logistic_batch(sp.csr_matrix(X) if sparse else X, Y)
+    np.testing.assert_allclose(W, [[0.0, np.log(2.0)]], atol=1e-12)
+    np.testing.assert_array_equal(n_iter, [0, 0])

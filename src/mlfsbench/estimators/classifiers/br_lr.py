@@ -213,6 +213,8 @@ def _unique_rows(X):
             return None
         X = X.toarray()
     X = np.ascontiguousarray(X)
+    if X.shape[1] == 0:  # no features: one distinct (empty) row
+        return X[:1], np.array([float(X.shape[0])])
     keys = X.view(np.dtype((np.void, X.itemsize * X.shape[1]))).ravel()
     _, first, counts = np.unique(keys, return_index=True, return_counts=True)
     return X[first], counts.astype(np.float64)
