@@ -14,7 +14,14 @@ One 80/20 hold-out fold (seed 0), as in Lee & Kim (2016):
   peak of traced Python/NumPy memory (``tracemalloc``) and the process' peak
   resident memory (``getrusage``), against a 4 GiB job.
 
-One BLAS/OpenMP thread (``--threads``). Usage::
+One BLAS/OpenMP thread (``--threads``). Measured (BR-LR, all 983 labels in
+the baseline): ours 0.62 s (3.4 s before the blocked, buffer-reusing
+evaluation of the loss), scikit-learn per label 15.3 s, a 24.6x speed-up;
+99.994 % equal test predictions, Hamming loss 0.01894 (the largest
+probability difference, 0.81, is on a nearly separable label whose weights
+are ill-determined; unchanged by the speed-up).
+
+Usage::
 
     .venv/bin/python bench/bench_delicious.py [--shared PATH] [--baseline-labels N]
 
