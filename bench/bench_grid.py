@@ -21,7 +21,7 @@ BR-LR it prints the largest score difference and the share of equal
 predictions) and prints the speed-up per classifier and dataset (target
 >= 2x).
 
-Measured for BR-LR (one repeat of 2, loaded machine): yeast per-K loop
+Measured for BR-LR (best of 2 repeats, on a loaded machine): yeast per-K loop
 0.21 s, predict_path 0.16 s, per-label scikit-learn loop 2.5 s; bibtex
 1.7 s, 1.7 s and 43 s (before the faster batched solver: 7.0 s, 3.9 s and
 42 s). The batched fits are now so cheap on bibtex that the test-part

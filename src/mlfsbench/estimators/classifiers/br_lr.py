@@ -107,16 +107,23 @@ class _Logistic:
     ``h = z / 2`` and ``u = tanh(h)``:
 
     - ``log(1 + e^z) = max(z, 0) + log 2 - log1p(|u|)`` (``|u| < 1``: no
-      overflow, no cancellation inside ``log1p``);
+      overflow). For ``z << 0`` the term ``log 2 - log1p(|u|)`` is exact to
+      about ``1e-16`` absolutely rather than relatively; the mean loss is
+      thus within about ``1e-16`` of the exact one, far below the
+      relative-decrease test's ``64 eps max(|f|, 1) >= 1.4e-14``;
     - ``sigma(z) = (1 + u) / 2``, so the gradient ``X1' C (sigma - y) / n`` is
       ``(X1' c + X1' C u) / 2 - X1' Y`` over ``n``: ``sigma`` is never formed.
 
     That is four passes per entry (``|h|``, ``tanh``, ``copysign``,
-    ``log1p``) besides the two matrix products. The rows go through in
-    blocks of ``block`` (fixed, so the summation order of a label does not
-    depend on the other labels), each block's ``z`` in two buffers allocated
-    once per fit: the passes stay in cache, and no large temporary is
-    allocated (and page-faulted) per iteration.
+    ``log1p``) besides the two matrix products, against about nine for
+    ``exp(-|z|)``, ``log1p`` and a masked ``sigma`` (the mask alone cost as
+    much as four passes). The rows go through in blocks of ``block`` (fixed,
+    so a label's sums run in the same order whatever the other labels), each
+    block's ``z`` in two buffers allocated once per fit: the passes stay in
+    cache and no large temporary is allocated (and page-faulted) per
+    iteration. Delicious, 50 features, all 983 labels: 82 ms per evaluation
+    over the whole block in reused buffers, 52 ms by blocks of 256 rows
+    (64 to 1024 rows within the noise).
     """
 
     def __init__(self, X1, weight, n: int, l2: float, columns: int,
