@@ -76,13 +76,8 @@ def check_features(X, *, name: str = "X"):
     return X
 
 
-def check_labels(Y, n_samples: int, *, name: str = "Y",
-                 copy: bool = True) -> np.ndarray:
+def check_labels(Y, n_samples: int, *, name: str = "Y") -> np.ndarray:
     """Return the 0/1 label matrix ``Y`` as a dense int64 array.
-
-    ``copy=False`` returns an int64 input itself instead of a copy (for
-    callers that neither keep nor modify it: a copy of delicious' labels is
-    100 MB).
 
     Examples
     --------
@@ -112,7 +107,7 @@ def check_labels(Y, n_samples: int, *, name: str = "Y",
         binary = bool(((Y == 0) | (Y == 1)).all())
     if not binary:
         raise ValueError(f"{name} must contain only 0/1 values")
-    return Y.astype(np.int64, copy=copy)
+    return Y.astype(np.int64)
 
 
 def check_targets(Y, n_samples: int, *, name: str = "Y") -> tuple[np.ndarray, bool]:

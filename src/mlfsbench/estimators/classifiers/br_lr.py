@@ -554,7 +554,7 @@ default="batched-lbfgs"
         # feature_names_in_ (from a DataFrame) and n_features_in_, as sklearn
         validate_data(self, X, reset=True, skip_check_array=True)
         X = check_features(X)
-        Y = check_labels(Y, X.shape[0], copy=False)  # read only, not kept
+        Y = check_labels(Y, X.shape[0])
         return self._fit(X, Y, C)
 
     def _fit(self, X, Y: np.ndarray, C: float, W0=None):
@@ -613,7 +613,7 @@ default="batched-lbfgs"
             return super().predict_path(X_train, Y_train, X_test, column_sets)
         C = self._check_params()
         X_train, X_test, sets = self._path_inputs(X_train, X_test, column_sets)
-        Y = check_labels(Y_train, X_train.shape[0], copy=False)
+        Y = check_labels(Y_train, X_train.shape[0])
         out, prev_cols, prev = [], None, None
         for cols in sets:
             model = clone(self)
