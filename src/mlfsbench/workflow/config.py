@@ -50,11 +50,11 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
-
 def short_hash(obj: Any) -> str:
     """Eight hex digits of the sha1 of ``obj``'s canonical JSON: the suffix of
     method, cache and grid identifiers."""
     return hashlib.sha1(canonical_json(obj).encode()).hexdigest()[:8]
+
 
 def canonical(obj: Any) -> Any:
     """A copy of ``obj`` with every mapping's keys sorted.
