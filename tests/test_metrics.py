@@ -257,3 +257,30 @@ def test_validation_errors():
         M.coverage(Y_TRUE, Y_SCORE[:2])
     with pytest.raises(ValueError, match="real"):
         M.one_error(Y_TRUE, np.array([["a"] * 3] * 4))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_evaluate_equals_each_measure_exactly(seed):
+    """evaluate ranks the scores once for the five ranking measures; each
+    value must still be bit-for-bit the one its own function computes (the
+    scores below have many ties, the instances empty and full label sets)."""
+    rng = np.random.default_rng(seed)
+    T = rng.random((300, 40)) < 0.2
+    T[0] = False
+    T[1] = True
+    P = rng.random((300, 40)) < 0.3
+    S = rng.integers(0, 6, size=(300, 40)) / 5.0
+    out = M.evaluate(T.astype(np.uint8), P.astype(np.int64), S)
+    for name in M.METRICS:
+        fn = getattr(M, name)
+        expected = fn(T, S) if M.METRICS[name]["needs_score"] else fn(T, P)
+        assert out[name] == expected, name
+
+
+@pytest.mark.parametrize("bad", [np.array([[0, 2]]), np.array([[-1, 0]]),
+                                 np.array([[0.5, 1.0]]), np.array([[True, 3]])])
+def test_non_binary_labels_rejected_for_every_dtype(bad):
+    with pytest.raises(ValueError, match="Y_pred must contain only 0/1"):
+        M.hamming_loss(np.zeros((1, 2), dtype=int), bad)
+    assert M.hamming_loss(np.zeros((1, 2), dtype=np.uint8),
+                          np.array([[0.0, 1.0]])) == 0.5

@@ -95,7 +95,13 @@ def _check_binary(Y, name: str) -> np.ndarray:
         raise ValueError(f"{name} must be 2-D (n_samples, n_labels), got {Y.shape}")
     if Y.shape[0] == 0 or Y.shape[1] == 0:
         raise ValueError(f"{name} is empty (shape {Y.shape})")
-    if not np.isin(Y, (0, 1)).all():
+    if Y.dtype == bool:  # already checked (evaluate passes its checked arrays on)
+        return Y
+    if np.issubdtype(Y.dtype, np.integer):  # two reductions, no temporaries
+        binary = Y.min() >= 0 and Y.max() <= 1
+    else:
+        binary = bool(((Y == 0) | (Y == 1)).all())
+    if not binary:
         raise ValueError(f"{name} must contain only 0/1 values")
     return Y.astype(bool)
 
@@ -115,7 +121,7 @@ def _check_scores(Y_true, Y_score) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"Y_true has shape {T.shape} but Y_score has {S.shape}")
     if not np.issubdtype(S.dtype, np.number) or np.iscomplexobj(S):
         raise ValueError(f"Y_score must be real numbers, got dtype {S.dtype}")
-    S = S.astype(np.float64)
+    S = np.asarray(S, dtype=np.float64)
     if not np.isfinite(S).all():
         raise ValueError("Y_score contains NaN or infinite values")
     return T, S
@@ -316,7 +322,10 @@ def ranking_loss(Y_true, Y_score) -> float:
     0.75
     """
     T, S = _check_scores(Y_true, Y_score)
-    rank, relevant_at = _worst_ranks(T, S)
+    return _ranking_loss(T, *_worst_ranks(T, S))
+
+
+def _ranking_loss(T, rank, relevant_at) -> float:
     n_rel = T.sum(axis=1)
     n_pairs = n_rel * (T.shape[1] - n_rel)
     wrong = np.where(T, rank - relevant_at, 0).sum(axis=1)
@@ -348,7 +357,10 @@ def coverage(Y_true, Y_score) -> float:
     1.0
     """
     T, S = _check_scores(Y_true, Y_score)
-    rank, _ = _worst_ranks(T, S)
+    return _coverage(T, *_worst_ranks(T, S))
+
+
+def _coverage(T, rank, relevant_at=None) -> float:
     return float(np.mean(np.where(T, rank, 1).max(axis=1) - 1))
 
 
@@ -372,7 +384,10 @@ def average_precision(Y_true, Y_score) -> float:
     0.8333333333333333
     """
     T, S = _check_scores(Y_true, Y_score)
-    rank, relevant_at = _worst_ranks(T, S)
+    return _average_precision(T, *_worst_ranks(T, S))
+
+
+def _average_precision(T, rank, relevant_at) -> float:
     n_rel = T.sum(axis=1)
     keep = n_rel > 0
     if not keep.any():
@@ -463,8 +478,26 @@ def evaluate(Y_true, Y_pred, Y_score=None) -> dict[str, float]:
     out = {name: fn(T, P) for name, (fn, _) in _BIPARTITION.items()}
     if Y_score is not None:
         T, S = _check_scores(T, Y_score)
-        out.update({name: fn(T, S) for name, (fn, _) in _RANKING.items()})
+        out.update(_ranking_measures(T, S))
     return out
+
+
+def _ranking_measures(T: np.ndarray, S: np.ndarray) -> dict[str, float]:
+    """The measures of ``_RANKING`` from one tie-aware ranking of ``S``.
+
+    The same values as calling each function, which ranks the scores again
+    (one sort of an ``(n, q)`` matrix each: on delicious, 983 labels, most of
+    a classify job's evaluation time).
+    """
+    ranks = _worst_ranks(T, S)
+    values = {
+        "ranking_loss": _ranking_loss(T, *ranks),
+        "coverage": _coverage(T, *ranks),
+        "normalized_coverage": _coverage(T, *ranks) / T.shape[1],
+        "one_error": one_error(T, S),
+        "average_precision": _average_precision(T, *ranks),
+    }
+    return {name: values[name] for name in _RANKING}
 
 
 # --------------------------------------------------------------------------
