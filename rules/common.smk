@@ -6,6 +6,7 @@ from snakemake.utils import validate
 
 from mlfsbench.workflow.config import (
     CONFIG_SCHEMA,
+    all_features_id,
     applies_to,
     cache_id,
     canonical,
@@ -25,6 +26,7 @@ from mlfsbench.workflow.config import (
     method_labels,
     prepared_feature_counts,
     protocol,
+    split_full_point,
     split_id,
 )
 from mlfsbench.data import read_datasets_table
@@ -81,6 +83,7 @@ SPLITS = {}  # split protocol id -> spec
 ENTRIES = {"selector": {}, "classifier": {}, "transformation": {}}
 GRID_OF = {}  # grid id -> expanded grid
 JOBS = {}  # experiment -> list of (kind, keys, table labels)
+FULL_POINT = {}  # (dataset, all-features selector key) -> its input's disc id
 
 
 def _add_entry(kind, dataset, entry):
@@ -90,9 +93,12 @@ def _add_entry(kind, dataset, entry):
 
 
 for _e, _x in EXPERIMENTS.items():
-    _grid = GRIDS[_e]
+    # The "all" point runs once per dataset, split, classifier and input, not
+    # once per selector: its rows join every selector's table.
+    _grid, _full = split_full_point(GRIDS[_e])
     _gid = grid_id(_grid)
     GRID_OF[_gid] = _grid
+    GRID_OF[grid_id(["all"])] = ["all"]
     _jobs = JOBS[_e] = []
     for _d in _x["datasets"]:
         for _s, _spec in _x["splits"].items():
@@ -118,20 +124,28 @@ for _e, _x in EXPERIMENTS.items():
                     _labels = dict(split=_s, selector=method_id(_sel))
                     _jobs.append(("select", dict(_base, selector=_selid), _labels))
                     for _c in _x["classifiers"]:
-                        if applies_to(_c, _d):
-                            _cid = _add_entry("classifier", _d, _c)
-                            _jobs.append(
-                                (
-                                    "classify",
-                                    dict(
-                                        _base,
-                                        selector=_selid,
-                                        classifier=_cid,
-                                        grid=_gid,
-                                    ),
-                                    dict(_labels, classifier=method_id(_c)),
-                                )
+                        if not applies_to(_c, _d):
+                            continue
+                        _cid = _add_entry("classifier", _d, _c)
+                        _clabels = dict(_labels, classifier=method_id(_c))
+                        if _grid:
+                            _keys = dict(
+                                _base, selector=_selid, classifier=_cid, grid=_gid
                             )
+                            _jobs.append(("classify", _keys, _clabels))
+                        if _full:
+                            _disc = "none"
+                            if classifier_input(_c) == "codes":
+                                _disc = discretization_id(_sel.get("discretize"))
+                            _fid = all_features_id(_disc)
+                            FULL_POINT[(_d, _fid)] = _disc
+                            _keys = dict(
+                                _base,
+                                selector=_fid,
+                                classifier=_cid,
+                                grid=grid_id(["all"]),
+                            )
+                            _jobs.append(("classify", _keys, _clabels))
 
 
 def _alternatives(names):
@@ -148,7 +162,9 @@ wildcard_constraints:
     split=_alternatives(SPLITS),
     batch=r"folds\d+-\d+",
     seed=r"\d+",
-    selector=_ids("selector"),
+    selector=_alternatives(
+        [cid for _, cid in ENTRIES["selector"]] + [f for _, f in FULL_POINT]
+    ),
     classifier=_ids("classifier"),
     transform=_ids("transformation"),
     grid=_alternatives(GRID_OF),
@@ -321,10 +337,21 @@ def classifier_params(wildcards):
 
 
 def classify_inputs(wildcards):
+    """Data, split, the selection (none for the all-features job) and, for a
+    classifier that reads codes, the discretization's codes."""
     out = _common_inputs(wildcards)
-    out["selection"] = rules.select.output.selection.format(**wildcards)
-    if classifier_input(classifier_entry(wildcards)) == "codes":
-        out["codes"] = _disc_file(wildcards, selector_entry(wildcards))
+    full = FULL_POINT.get((wildcards.dataset, wildcards.selector))
+    if full is None:
+        out["selection"] = rules.select.output.selection.format(**wildcards)
+        if classifier_input(classifier_entry(wildcards)) == "codes":
+            out["codes"] = _disc_file(wildcards, selector_entry(wildcards))
+    elif full != "none":
+        out["codes"] = rules.discretize.output.disc.format(
+            dataset=wildcards.dataset,
+            split=wildcards.split,
+            batch=wildcards.batch,
+            disc=full,
+        )
     return out
 
 

@@ -17,7 +17,7 @@ if __name__ == "__main__":
     smk = snakemake  # noqa: F821 (injected by Snakemake)
     with log_to(smk.log[0]):
         main(smk.input.data, smk.input.split, list(smk.params.folds),
-             smk.input.selection, smk.output.metrics, smk.params.classifier,
+             smk.input.get("selection"), smk.output.metrics, smk.params.classifier,
              dict(smk.params.classifier_params), list(smk.params.grid),
              int(smk.wildcards.seed), dict(smk.params.record_keys),
              smk.input.get("codes"), smk.threads, smk.params.keep_predictions)

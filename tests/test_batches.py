@@ -133,6 +133,33 @@ def test_classify_batch_equals_per_fold_classify_and_evaluate(files, tmp_path):
     assert set(written["split"]) == {"kfold-k3-seed0"}
 
 
+@pytest.mark.parametrize("selector", ["mim-br", "granular-mrmr"])
+def test_all_features_job_equals_every_selectors_all_point(files, tmp_path,
+                                                          selector):
+    """The workflow runs "all" features once, without a selection: the rows
+    are those each selector's job gave at "all" (the classifier's seed does
+    not depend on the selector). With granules, ML-kNN's labels are fitted
+    independently, so per-granule models on every feature are the one model,
+    up to the fair coin of exact ties, drawn in another order (none here)."""
+    data, split = files
+    keys = {**KEYS, "selector": selector, "classifier": "mlknn"}
+    stages.select_batch(data, split, [0, 1, 2], tmp_path / "s.json",
+                        method=selector, params={}, seed=0, keys=keys)
+    common = dict(classifier="mlknn", params={"k": 5}, seed=0)
+    per_selector = stages.classify_batch(
+        data, split, [0, 1, 2], tmp_path / "s.json", tmp_path / "m.tsv",
+        grid=[1, 4, "all"], keys=keys, **common)
+    shared = stages.classify_batch(
+        data, split, [0, 1, 2], None, tmp_path / "all.tsv", grid=["all"],
+        keys={**keys, "selector": "all-features"}, **common)
+    assert set(shared["n_features"]) == {"all"}
+    assert set(shared["selector"]) == {"all-features"}
+    cols = ["fold", "metric", "value"]
+    expected = per_selector[per_selector["n_features"] == "all"][cols]
+    pd.testing.assert_frame_equal(shared[cols].reset_index(drop=True),
+                                  expected.reset_index(drop=True))
+
+
 def test_classifier_reads_codes_when_asked(files, tmp_path):
     """``input: codes``: the classifier is trained on the discretize stage's
     codes of the fold (Lee & Kim 2016 on yeast), not on the raw values."""

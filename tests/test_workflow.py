@@ -140,6 +140,18 @@ def test_complete_run_outputs(completed):
     fold_table = pd.read_csv(table_path, sep="\t", dtype={"n_features": str})
     assert set(fold_table["split"]) == {"kfold-k2-seed0"}
     assert sorted(fold_table["fold"].unique()) == [0, 1]
+    # ... for the grid's sizes; "all" is one job of its own, whatever the
+    # selector, whose rows the experiment's table gives to mim-br.
+    assert sorted(fold_table["n_features"].unique()) == ["1", "20", "5"]
+    (full_path,) = (completed / BATCH / "metrics" / "all-features").rglob("*.tsv")
+    full = pd.read_csv(full_path, sep="\t", dtype={"n_features": str})
+    assert set(full["n_features"]) == {"all"} and set(full["fold"]) == {0, 1}
+    assert set(full["selector"]) == {"all-features"}
+    ours = table[table["n_features"] == "all"].set_index(["fold", "metric"])
+    assert set(ours.index) == set(zip(full["fold"], full["metric"], strict=True))
+    assert (ours.loc[list(zip(full["fold"], full["metric"], strict=True)),
+                     "value"].to_numpy() == full["value"].to_numpy()).all()
+    assert set(ours["selector"]) == set(table["selector"]) != {"all-features"}
     assert not list((completed / BATCH).rglob("*.npz"))  # no predictions kept
     # The experiment's own provenance: its config, no other experiment's.
     provenance = (completed / "results/tiny/provenance.txt").read_text()
@@ -178,11 +190,12 @@ def test_adding_a_classifier_schedules_only_its_jobs(completed, mirror):
     jobs = planned(completed, mirror, cfg)
     # (stability's plot names the methods, classifiers included; headline and
     # summary are the report's first page)
+    # (its grid's sizes, and "all" features)
     assert rules_of(jobs) == Counter(
-        classify=1, aggregate=1, plot=1, stats=2, ranks=1, provenance=1,
+        classify=2, aggregate=1, plot=1, stats=2, ranks=1, provenance=1,
         stability=1, headline=1, summary=1, all=1)
     assert [w["classifier"] for r, w in jobs if r == "classify"] == [
-        cache_id(classifiers[-1], "emotions", "classifier")]
+        cache_id(classifiers[-1], "emotions", "classifier")] * 2
 
 
 def test_adding_a_dataset_schedules_only_its_jobs(completed, mirror):
@@ -202,6 +215,16 @@ def test_changing_a_parameter_reruns_that_method_only(completed, mirror):
             "strategy": "equal-frequency", "bins": 3}}]
     cfg = write_config(completed, "two_selectors.yaml", selectors=selectors)
     run(completed, mirror, cfg)
+    # Both selectors read the raw features with ML-kNN: one "all" job serves
+    # both, and each selector's rows at "all" are its rows.
+    assert len(list((completed / BATCH / "metrics" / "all-features").rglob(
+        "*.tsv"))) == 1
+    table = pd.read_csv(completed / "results/tiny/tables/metrics.tsv", sep="\t",
+                        dtype={"n_features": str})
+    full = table[table["n_features"] == "all"]
+    per_selector = full.groupby("selector")["value"].apply(list)
+    assert len(per_selector) == 2 and "mim-ef" in per_selector.index
+    assert per_selector.iloc[0] == per_selector.iloc[1]
     # Change the second selector's discretization only.
     selectors[1]["discretize"]["bins"] = 4
     cfg = write_config(completed, "two_selectors.yaml", selectors=selectors)
@@ -278,9 +301,11 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, completed, mirror):
     # The five studies: one select job per dataset x split protocol x
     # selector (all folds of a split in one job), one classify job per
     # selection and classifier; 7 777 jobs when every fold was a job.
+    # "all" features is one more classify job per dataset x split protocol x
+    # classifier x classifier input, shared by the selectors.
     ("config.yaml", {"download": 37, "prepare": 16, "select": 188,
-                     "classify": 188}, 1000),
-    ("quick.yaml", {"download": 6, "prepare": 2, "select": 2, "classify": 2}, 45),
+                     "classify": 223}, 1000),
+    ("quick.yaml", {"download": 6, "prepare": 2, "select": 2, "classify": 4}, 46),
 ])
 def test_shipped_configs_dry_run(tmp_path, mirror, name, expected, most):
     workdir = copy_workflow(REPO, tmp_path / "dry")
@@ -343,7 +368,7 @@ def test_more_repeats_add_only_the_new_folds(completed, mirror):
     jobs = planned(completed, mirror, "config/ho.yaml")
     fold_jobs = [(r, w["batch"]) for r, w in jobs if "batch" in w]
     assert sorted(fold_jobs) == [(r, "folds2-2") for r in (
-        "classify", "discretize", "select", "split")]
+        "classify", "classify", "discretize", "select", "split")]
     run(completed, mirror, "config/ho.yaml")
     table = pd.read_csv(completed / "results/tiny/tables/metrics.tsv", sep="\t")
     assert sorted(table["fold"].unique()) == [0, 1, 2]
@@ -383,7 +408,7 @@ def _edited_package(workdir: Path, module: str) -> dict[str, str]:
         select=1, classify=1, aggregate=1, plot=1, stats=2, ranks=1, runtime=1,
         stability=1, headline=1, summary=1, all=1)),
     ("evaluation/metrics.py", Counter(
-        classify=1, aggregate=1, plot=1, stats=2, ranks=1, headline=1, summary=1,
+        classify=2, aggregate=1, plot=1, stats=2, ranks=1, headline=1, summary=1,
         all=1)),
 ])
 def test_code_edits_rerun_the_jobs_that_depend_on_them(completed, mirror, module,

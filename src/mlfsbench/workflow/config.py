@@ -558,6 +558,30 @@ def cache_id(entry: dict[str, Any], dataset: str, kind: str) -> str:
     return f"{entry['name']}-{short_hash(key)}"
 
 
+def split_full_point(grid: list[int | str]) -> tuple[list[int | str], bool]:
+    """The grid without its ``"all"`` point, and whether it had one.
+
+    Classification on every feature does not depend on the selector, so the
+    workflow runs that point once per dataset, split, classifier and input
+    (raw features or one discretization's codes), in a job of its own, and
+    each selector's table gets its rows (``all_features_id``).
+
+    >>> split_full_point([1, 5, "all", "selected"])
+    ([1, 5, 'selected'], True)
+    """
+    return [k for k in grid if k != "all"], "all" in grid
+
+
+def all_features_id(disc: str) -> str:
+    """The selector key of the shared all-features job on input ``disc``
+    (``"none"``: the raw features, else a :func:`discretization_id`).
+
+    >>> all_features_id("none"), all_features_id("equal-width-2")
+    ('all-features', 'all-features-equal-width-2')
+    """
+    return BASELINE if disc == "none" else f"{BASELINE}-{disc}"
+
+
 def grid_id(grid: list[int | str]) -> str:
     """Identifier of an expanded feature-count grid.
 
