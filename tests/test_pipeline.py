@@ -236,7 +236,19 @@ def test_selection_of_no_feature_gives_no_prediction_for_that_point(
                               dataset_name="syn", split_name="cv2", fold=0,
                               selector="ig-br", classifier="brknn-b")
     assert set(table["n_features"]) == {"all"}
+    # The workflow's grid without its "all" point (run in a job of its own):
+    # the fold has no prediction at all, an empty table, not an error.
+    pipeline.classify(prepared, tmp_path / "split.npz", 0, tmp_path / "s.json",
+                      tmp_path / "p2.npz", classifier="brknn-b",
+                      params={"k": 3}, grid=["selected"])
+    with np.load(tmp_path / "p2.npz") as z:
+        assert z["labels"].tolist() == [] and z["Y_pred"].shape[0] == 0
+    table = pipeline.evaluate(prepared, tmp_path / "p2.npz", tmp_path / "m2.tsv",
+                              dataset_name="syn", split_name="cv2", fold=0,
+                              selector="ig-br", classifier="brknn-b")
+    assert table.empty and table.columns.tolist() == pipeline.METRIC_COLUMNS
+    # A grid none of whose sizes fits the data is still a configuration error.
     with pytest.raises(ValueError, match="no feature count of the grid"):
         pipeline.classify(prepared, tmp_path / "split.npz", 0, tmp_path / "s.json",
-                          tmp_path / "p2.npz", classifier="brknn-b",
-                          params={"k": 3}, grid=["selected"])
+                          tmp_path / "p3.npz", classifier="brknn-b",
+                          params={"k": 3}, grid=[50])

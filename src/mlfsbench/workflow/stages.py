@@ -420,14 +420,16 @@ def classify_fold(X_train, Y_train, X_test, record: dict[str, Any], *,
         log.warning("%s: grid point(s) %s select no feature; no prediction "
                     "for them in this fold", name, ", ".join(empty))
         sizes = [(label, k) for label, k in sizes if k > 0]
-    if not sizes:
+    if not sizes and not empty:
         raise ValueError(f"{name}: no feature count of the grid {list(grid)} "
                          f"fits {X_train.shape[1]} features")
+    # (every point selecting nothing, e.g. the grid ["selected"] of a
+    # threshold no feature reaches, leaves the fold without predictions)
     n_test, n_labels = X_test.shape[0], Y_train.shape[1]
     dtype = np.float64 if regression else np.uint8
     Y_pred = np.zeros((len(sizes), n_test, n_labels), dtype=dtype)
     Y_score = np.zeros((len(sizes), n_test, n_labels), dtype=float)
-    for labels, ranking in parts:
+    for labels, ranking in parts if sizes else []:
         target = slice(None) if labels is None else labels
         column_sets = [np.sort(ranking[:k]) for _, k in sizes]
         path = _fit_predict_path(classifier, params, seed, X_train,
