@@ -389,16 +389,33 @@ def test_more_repeats_add_only_the_new_folds(completed, mirror):
     assert planned(completed, mirror) == []
 
 
-def _edited_package(workdir: Path, module: str) -> dict[str, str]:
-    """A copy of the package with one module edited (a comment appended), and
-    the environment that makes Snakemake's jobs import it."""
+def _edited_package(workdir: Path, module: str,
+                    edit: str = "\n_EDITED = True\n") -> dict[str, str]:
+    """A copy of the package with one module edited (``edit`` appended: by
+    default a statement), and the environment that makes Snakemake's jobs
+    import it."""
     src = workdir / "edited-src"
     if src.exists():
         shutil.rmtree(src)
     shutil.copytree(REPO / "src", src)
     path = src / "mlfsbench" / module
-    path.write_text(path.read_text() + "\n# edited\n")
+    path.write_text(path.read_text() + edit)
     return {**os.environ, "PYTHONPATH": str(src)}
+
+
+def test_documentation_edits_rerun_nothing(completed, mirror):
+    """A comment and a reworded docstring leave the code, and the results, as
+    they were (the versions hash the syntax tree without docstrings)."""
+    path = REPO / "src" / "mlfsbench" / "evaluation" / "metrics.py"
+    text = path.read_text()
+    assert '"""Multi-label evaluation measures.' in text
+    reworded = text.replace('"""Multi-label evaluation measures.',
+                            '"""Multi-label evaluation measures (reworded).', 1)
+    env = _edited_package(completed, "evaluation/metrics.py",
+                          "\n# a comment\n")
+    (completed / "edited-src/mlfsbench/evaluation/metrics.py").write_text(
+        reworded + "\n# a comment\n")
+    assert planned(completed, mirror, env=env) == []
 
 
 @pytest.mark.parametrize("module, expected", [

@@ -546,10 +546,15 @@ def _map(func, items: list[tuple], threads: int) -> list:
 
     The job's ``threads`` also bound the native thread pools (OpenMP of
     scikit-learn's neighbour searches, BLAS): a worker gets its share, and so
-    does the job's own process when the items run in it. Left alone, that
-    process would start one OpenMP thread per core of the machine beside the
-    other jobs Snakemake runs: ML-kNN's path over 51 feature counts on a yeast
-    fold took 5.6 s instead of 2.4 s with another job on the two cores.
+    does the job's own process when the items run in it. Left alone, the
+    pools oversubscribe the cores: Snakemake runs a script with
+    ``OMP_NUM_THREADS`` and the BLAS variables set to the job's threads, which
+    joblib keeps in every worker (two workers of two threads each on a
+    2-thread job), and a process of its own starts one thread per core beside
+    the other jobs (ML-kNN's path over 51 feature counts on a yeast fold:
+    5.6 s instead of 2.4 s). The thread count also decides which of several
+    equidistant neighbours a search keeps and the last bits of BLAS sums, so
+    fixing it keeps reruns bitwise identical.
     """
     from threadpoolctl import threadpool_limits
 

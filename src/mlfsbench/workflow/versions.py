@@ -2,13 +2,15 @@
 
 Snakemake reruns a job when its parameters change, not when the Python
 package it calls does. Every rule therefore passes a ``code`` parameter: a
-short hash of the source of the package modules its output depends on — the
+short hash of the code of the package modules its output depends on — the
 estimator's module and the ``mlfsbench`` modules it imports, transitively, plus
 the stage's own modules. Editing ``estimators/selectors/jmi.py`` changes the
 version of the JMI selections only (and of what reads them); editing
 ``evaluation/metrics.py`` changes the classify/evaluate jobs and the tables.
 
-Imports are read from the source (:mod:`ast`), not executed; a package's
+The hash is of each module's code, not its text (:func:`source_digest`):
+comments, docstrings and layout do not count, so a documentation edit reruns
+nothing. Imports are read from the source (:mod:`ast`), not executed; a package's
 ``__init__`` counts only when it is imported by name. Imports inside
 functions count too (the stages import some libraries on use).
 """
@@ -99,10 +101,42 @@ def closure(*names: str, stop=lambda name: False) -> list[str]:
     return sorted(seen)
 
 
+def _without_docstrings(tree: ast.AST) -> ast.AST:
+    """``tree`` with the docstring of every module, class and function removed
+    (an empty body keeps a ``pass``)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef
+                      | ast.AsyncFunctionDef):
+            body = node.body
+            if (body and isinstance(body[0], ast.Expr)
+                    and isinstance(body[0].value, ast.Constant)
+                    and isinstance(body[0].value.value, str)):
+                node.body = body[1:] or [ast.Pass()]
+    return tree
+
+
+def source_digest(source: str | bytes, filename: str = "<source>") -> str:
+    r"""sha256 of the code of a module, not of its text.
+
+    Comments, docstrings, blank lines and layout do not count (the hash is of
+    the syntax tree without docstrings, line numbers left out), so editing
+    documentation reruns nothing; any change of what the code does — a
+    statement, a name, a constant — changes the digest.
+
+    >>> a = source_digest('def f(x):\n    "Twice x."\n    return 2 * x\n')
+    >>> a == source_digest("def f(x):  # twice\n\n    return 2*x\n")
+    True
+    >>> a == source_digest("def f(x):\n    return 3 * x\n")
+    False
+    """
+    tree = _without_docstrings(ast.parse(source, filename=filename))
+    return hashlib.sha256(ast.dump(tree).encode()).hexdigest()
+
+
 @cache
 def _file_digest(name: str) -> str:
     path = module_file(name)
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return source_digest(path.read_bytes(), str(path))
 
 
 def code_version(*names: str, shallow: tuple[str, ...] = ()) -> str:
