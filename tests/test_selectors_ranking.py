@@ -637,3 +637,24 @@ def test_br_or_on_genbase_selects_no_constant_feature(shared_datasets):
     assert constant.sum() > 1000
     top = BROddsRatio(n_features_to_select=50).fit(Xt, Yt).ranking_[:50]
     assert not constant[top].any()
+
+
+@pytest.mark.parametrize("binary", [False, True])
+@pytest.mark.parametrize("prefix", [1, 6, 40])
+def test_relieff_prefix_search_equals_the_whole_order(monkeypatch, binary, prefix):
+    """Class neighbours found in a prefix of each row's distance order (rows
+    whose prefix lacks some class fall back to the whole order) are those of
+    the whole order: the same scores bit for bit, for binary-relevance labels
+    (a rare one among them) and a many-class label-powerset class."""
+    from mlfsbench.estimators.selectors import _relief
+
+    rng = np.random.default_rng(3)
+    X = (rng.random((120, 9)) < 0.3).astype(float) if binary else rng.random((120, 9))
+    Y = (rng.random((120, 4)) < [0.5, 0.2, 0.05, 0.9]).astype(int)
+    lp = Y @ (1 << np.arange(4))
+    monkeypatch.setattr(_relief, "_PREFIX", 0)
+    whole = [relieff_scores(X, Y, n_neighbors=5), relieff_scores(X, lp, n_neighbors=5)]
+    monkeypatch.setattr(_relief, "_PREFIX", prefix)
+    for expected, classes in zip(whole, (Y, lp), strict=True):
+        np.testing.assert_array_equal(relieff_scores(X, classes, n_neighbors=5),
+                                      expected)
