@@ -640,21 +640,27 @@ def test_br_or_on_genbase_selects_no_constant_feature(shared_datasets):
 
 
 @pytest.mark.parametrize("binary", [False, True])
-@pytest.mark.parametrize("prefix", [1, 6, 40])
-def test_relieff_prefix_search_equals_the_whole_order(monkeypatch, binary, prefix):
+@pytest.mark.parametrize("prefix, mask", [(1, False), (6, False), (40, False),
+                                          (0, True)])
+def test_relieff_shortcuts_equal_sorting_the_whole_order(monkeypatch, binary,
+                                                          prefix, mask):
     """Class neighbours found in a prefix of each row's distance order (rows
-    whose prefix lacks some class fall back to the whole order) are those of
-    the whole order: the same scores bit for bit, for binary-relevance labels
-    (a rare one among them) and a many-class label-powerset class."""
+    whose prefix lacks some class fall back to the whole order), or for a
+    two-class target from the class mask without sorting, are those of the
+    stable sort of the whole order: the same scores bit for bit, for
+    binary-relevance labels (a rare one and a constant one among them) and a
+    many-class label-powerset class."""
     from mlfsbench.estimators.selectors import _relief
 
     rng = np.random.default_rng(3)
     X = (rng.random((120, 9)) < 0.3).astype(float) if binary else rng.random((120, 9))
-    Y = (rng.random((120, 4)) < [0.5, 0.2, 0.05, 0.9]).astype(int)
-    lp = Y @ (1 << np.arange(4))
+    Y = (rng.random((120, 5)) < [0.5, 0.2, 0.05, 0.9, 0.0]).astype(int)
+    lp = Y @ (1 << np.arange(5))
     monkeypatch.setattr(_relief, "_PREFIX", 0)
+    monkeypatch.setattr(_relief, "_MASK_PATH", False)
     whole = [relieff_scores(X, Y, n_neighbors=5), relieff_scores(X, lp, n_neighbors=5)]
     monkeypatch.setattr(_relief, "_PREFIX", prefix)
+    monkeypatch.setattr(_relief, "_MASK_PATH", mask)
     for expected, classes in zip(whole, (Y, lp), strict=True):
         np.testing.assert_array_equal(relieff_scores(X, classes, n_neighbors=5),
                                       expected)

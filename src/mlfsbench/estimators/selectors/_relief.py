@@ -62,9 +62,12 @@ Distances are the same integers, hence the same neighbours and tie order; the
 scores agree with the dense path to rounding (tested). On a bibtex fold
 (6655 x 1836, 159 labels) RF-LP went from 339 s to 14-20 s and RF-BR from
 194 s to 78-92 s (the per-label stable sorts of the neighbour lists are what
-remains; sorting only a 1 024-column prefix of each order where it holds
-enough of every class, :func:`_class_neighbours`, takes RF-BR on bibtex
-from 4.0-4.4 to 3.3-3.5 CPU s per 300 sampled rows, the same scores);
+remains; a two-class target, every BR label, now takes its neighbours from
+the class mask of a prefix of each order without sorting,
+:func:`_class_neighbours_by_mask`, and other targets sort a 1 024-column
+prefix where it holds enough of every class: RF-BR on bibtex 4.2-4.4 CPU s
+per 300 sampled rows with whole-order sorts, 3.5 with prefix sorts, 2.2-2.3
+with the masks, the same scores);
 ``bench/bench_relieff.py`` compares the binary and dense paths on medical.
 """
 
@@ -86,6 +89,41 @@ _BINARY_PATH = True
 # neighbours (rows whose prefix lacks some class's k fall back to the whole
 # order); 0 always searches the whole order
 _PREFIX = 1024
+# switch for tests: False groups two-class targets by sorting, like the others
+_MASK_PATH = True
+
+
+def _class_neighbours_by_mask(S, key, counts, kk, k):
+    """:func:`_class_neighbours` for one or two classes (a BR label), no sort.
+
+    The neighbours of class ``c`` are the positions of row ``r``'s order whose
+    class is ``c``, in order: ``np.nonzero`` of the class mask lists them so,
+    row by row. Each class is looked for in a prefix of the order about
+    ``4 k / frequency`` columns wide (where its ``k`` first members usually
+    lie); rows whose prefix holds fewer than ``kk`` of it use the whole order.
+    """
+    b, n = S.shape
+    n_cls = counts.size
+    out = np.zeros((b, n_cls, k), dtype=S.dtype)
+    freq = counts / max(int(counts.sum()), 1)
+    for c in range(n_cls):
+        need = kk[:, c]
+        if not need.any():
+            continue
+        width = n if freq[c] <= 0 else int(min(n, max(64, 4 * k / freq[c])))
+        rows = np.arange(b)
+        for w in dict.fromkeys((width, n)):  # the prefix, then the whole order
+            head = S[rows, :w] if rows.size < b else S[:, :w]
+            r, pos = np.nonzero(key[head] == c)
+            found = np.bincount(r, minlength=rows.size)
+            rank = np.arange(r.size) - (np.cumsum(found) - found)[r]
+            enough = found >= need[rows]
+            keep = enough[r] & (rank < need[rows][r])
+            out[rows[r[keep]], c, rank[keep]] = head[r[keep], pos[keep]]
+            rows = rows[~enough]
+            if not rows.size:
+                break
+    return out
 
 
 def _class_neighbours(S, key, counts, kk, k):
@@ -106,6 +144,8 @@ def _class_neighbours(S, key, counts, kk, k):
     """
     b, n = S.shape
     n_cls = counts.size
+    if n_cls <= 2 and _MASK_PATH:
+        return _class_neighbours_by_mask(S, key, counts, kk, k)
     j = np.arange(k)
     out = np.empty((b, n_cls, k), dtype=S.dtype)
 
