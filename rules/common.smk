@@ -84,6 +84,8 @@ ENTRIES = {"selector": {}, "classifier": {}, "transformation": {}}
 GRID_OF = {}  # grid id -> expanded grid
 JOBS = {}  # experiment -> list of (kind, keys, table labels)
 FULL_POINT = {}  # (dataset, all-features selector key) -> its input's disc id
+FULL_GRID = grid_id(["all"])  # the grid of the all-features jobs
+GRID_OF[FULL_GRID] = ["all"]
 
 
 def _add_entry(kind, dataset, entry):
@@ -98,7 +100,6 @@ for _e, _x in EXPERIMENTS.items():
     _grid, _full = split_full_point(GRIDS[_e])
     _gid = grid_id(_grid)
     GRID_OF[_gid] = _grid
-    GRID_OF[grid_id(["all"])] = ["all"]
     _jobs = JOBS[_e] = []
     for _d in _x["datasets"]:
         for _s, _spec in _x["splits"].items():
@@ -143,7 +144,7 @@ for _e, _x in EXPERIMENTS.items():
                                 _base,
                                 selector=_fid,
                                 classifier=_cid,
-                                grid=grid_id(["all"]),
+                                grid=FULL_GRID,
                             )
                             _jobs.append(("classify", _keys, _clabels))
 

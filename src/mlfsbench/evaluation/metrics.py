@@ -490,10 +490,11 @@ def _ranking_measures(T: np.ndarray, S: np.ndarray) -> dict[str, float]:
     a classify job's evaluation time).
     """
     ranks = _worst_ranks(T, S)
+    cov = _coverage(T, *ranks)
     values = {
         "ranking_loss": _ranking_loss(T, *ranks),
-        "coverage": _coverage(T, *ranks),
-        "normalized_coverage": _coverage(T, *ranks) / T.shape[1],
+        "coverage": cov,
+        "normalized_coverage": cov / T.shape[1],
         "one_error": one_error(T, S),
         "average_precision": _average_precision(T, *ranks),
     }
