@@ -23,7 +23,6 @@ from mlfsbench.estimators.classifiers._base import (
 )
 from mlfsbench.estimators.classifiers.mlknn import (
     count_tables,
-    drop_self_neighbours,
     likelihood_tables,
 )
 
@@ -184,9 +183,8 @@ def test_tables_on_hand():
     and so do instances 4-7.
     """
     clf = MLkNN(k=3).fit(X_TINY, Y_TINY)
-    nb = clf.nn_.kneighbors(clf._transform(X_TINY), n_neighbors=4,
-                            return_distance=False)
-    loo = [sorted(row) for row in drop_self_neighbours(nb).tolist()]
+    nb = clf.index_.kneighbors(clf._transform(X_TINY), 3, exclude_self=True)
+    loo = [sorted(row) for row in nb.tolist()]
     assert loo == [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2],
                    [5, 6, 7], [4, 6, 7], [4, 5, 7], [4, 5, 6]]
     # label 0: instances 0,1,2 (positive) each see 2 positives -> kappa1[2] = 3;
@@ -209,18 +207,6 @@ def test_degenerate_labels_no_division_by_zero():
     pred = clf.predict(X_TINY_TEST)
     assert np.isfinite(proba).all()
     assert (pred[:, 2] == 0).all() and (pred[:, 3] == 1).all()
-
-
-def test_drop_self_neighbours_rules():
-    idx = np.array(
-        [
-            [0, 3, 1],  # own index first
-            [3, 1, 2],  # own index in the middle
-            [0, 1, 3],  # own index missing (ties among duplicates): drop last
-            [1, 0, 3],  # own index last
-        ]
-    )
-    assert drop_self_neighbours(idx).tolist() == [[3, 1], [3, 2], [0, 1], [1, 0]]
 
 
 def test_self_excluded_with_duplicate_rows():
@@ -418,7 +404,7 @@ def test_skmultilearn_default_counts_self(yeast):
     Xs_train, Xs_test = ours._transform(X_train), ours._transform(X_test)
     theirs = skml.MLkNN(k=10, s=1.0).fit(Xs_train, Y_train)
 
-    with_self = ours.nn_.kneighbors(Xs_train, n_neighbors=10, return_distance=False)
+    with_self = ours.index_.kneighbors(Xs_train, 10)
     kappa1, kappa0 = count_tables(neighbour_label_counts(with_self, Y_train),
                                   Y_train, 10)
     assert_allclose(theirs._cond_prob_true.toarray().T,

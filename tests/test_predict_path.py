@@ -14,12 +14,11 @@ import pytest
 import scipy.sparse as sp
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.base import clone
-from sklearn.neighbors import NearestNeighbors
 
 from mlfsbench.data import load_mulan
 from mlfsbench.estimators import registry
 from mlfsbench.estimators.classifiers import br_lr
-from mlfsbench.estimators.classifiers._base import PathMixin
+from mlfsbench.estimators.classifiers._base import EuclideanIndex, PathMixin
 from mlfsbench.estimators.classifiers.br_lr import BRLogisticRegression
 
 KNN = {
@@ -91,7 +90,7 @@ def test_knn_path_equals_per_k_loop_exactly(name, fold, request):
     for (pred, score), (ref_pred, ref_score) in zip(got, expected, strict=True):
         assert_array_equal(pred, ref_pred)
         assert_array_equal(score, ref_score)
-    assert not hasattr(clf, "nn_")  # the path leaves the estimator unfitted
+    assert not hasattr(clf, "index_")  # the path leaves the estimator unfitted
 
 
 def test_mlknn_path_with_a_generator_seed(yeast_fold):
@@ -108,15 +107,15 @@ def test_mlknn_path_with_a_generator_seed(yeast_fold):
 
 @pytest.fixture
 def count_searches(monkeypatch):
-    """Count NearestNeighbors.kneighbors calls."""
+    """Count EuclideanIndex.kneighbors calls."""
     calls = []
-    original = NearestNeighbors.kneighbors
+    original = EuclideanIndex.kneighbors
 
     def counted(self, *args, **kwargs):
         calls.append(1)
         return original(self, *args, **kwargs)
 
-    monkeypatch.setattr(NearestNeighbors, "kneighbors", counted)
+    monkeypatch.setattr(EuclideanIndex, "kneighbors", counted)
     return calls
 
 

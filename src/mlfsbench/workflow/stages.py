@@ -552,9 +552,8 @@ def _map(func, items: list[tuple], threads: int) -> list:
     joblib keeps in every worker (two workers of two threads each on a
     2-thread job), and a process of its own starts one thread per core beside
     the other jobs (ML-kNN's path over 51 feature counts on a yeast fold:
-    5.6 s instead of 2.4 s). The thread count also decides which of several
-    equidistant neighbours a search keeps and the last bits of BLAS sums, so
-    fixing it keeps reruns bitwise identical.
+    5.6 s instead of 2.4 s). The thread count can also change the last bits
+    of BLAS sums, so fixing it keeps reruns bitwise identical.
     """
     from threadpoolctl import threadpool_limits
 

@@ -202,7 +202,7 @@ class _BRkNN(ScaledNeighboursMixin, MultiLabelClassifier):
         -------
         ndarray of int64, shape (n_samples, n_labels)
         """
-        check_is_fitted(self, "nn_")
+        check_is_fitted(self, "index_")
         Xs = self._check_query(X)
         return neighbour_label_counts(self._query_neighbours(Xs, self.k), self._Y)
 

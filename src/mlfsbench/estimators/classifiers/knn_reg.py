@@ -135,7 +135,7 @@ class KNNRegressor(ScaledNeighboursMixin, RegressorMixin, BaseEstimator):
             Shape (n_samples,) when ``fit`` got a 1-D ``Y`` (scikit-learn's
             convention).
         """
-        check_is_fitted(self, "nn_")
+        check_is_fitted(self, "index_")
         return self._mean_targets(self._check_query(X))
 
     def predict_proba(self, X) -> np.ndarray:

@@ -38,10 +38,15 @@ ran):
   :meth:`~MLkNN.predict` call: an integer seed gives the same predictions every
   call; ``None`` draws from NumPy's global generator. The confidence of a tied
   pair is exactly 0.5.
-- A training instance is never its own neighbour, even when duplicate rows
-  exist: ``k + 1`` neighbours are queried and the instance's own index is
-  dropped; when ties among duplicates push the own index out of the ``k + 1``,
-  the last (farthest) neighbour is dropped instead.
+- Neighbours are the ``k`` nearest training instances, and among equal
+  distances the earlier training instances
+  (:class:`~mlfsbench.estimators.classifiers._base.EuclideanIndex`): a
+  rule of the distances alone (scikit-learn's brute-force search, used here
+  before, left the choice among equal distances to ``np.argpartition``'s
+  selection algorithm).
+- A training instance is never its own neighbour: its leave-one-out
+  neighbours are its ``k`` nearest *other* training instances, duplicates of
+  it included.
 """
 
 from __future__ import annotations
@@ -65,7 +70,6 @@ from mlfsbench.estimators.registry import register
 
 __all__ = [
     "MLkNN",
-    "drop_self_neighbours",
     "count_tables",
     "prior_probabilities",
     "likelihood_tables",
@@ -75,33 +79,6 @@ __all__ = [
 # --------------------------------------------------------------------------
 # Pure building blocks (scaling and neighbour counts: classifiers._base)
 # --------------------------------------------------------------------------
-def drop_self_neighbours(indices: np.ndarray) -> np.ndarray:
-    """Remove each training instance from its own ``k + 1`` neighbour list.
-
-    Parameters
-    ----------
-    indices : ndarray of int, shape (n_samples, k + 1)
-        Neighbours of training instance ``i`` (row ``i``), nearest first.
-
-    Returns
-    -------
-    ndarray of int, shape (n_samples, k)
-        Row ``i`` without ``i``; a row not containing ``i`` (possible when more
-        than ``k`` duplicates of instance ``i`` tie at distance 0) loses its last
-        entry instead.
-
-    Examples
-    --------
-    >>> drop_self_neighbours(np.array([[0, 2, 1], [0, 1, 2], [0, 1, 3]])).tolist()
-    [[2, 1], [0, 2], [0, 1]]
-    """
-    indices = np.asarray(indices)
-    n = indices.shape[0]
-    is_self = indices == np.arange(n)[:, np.newaxis]
-    is_self[~is_self.any(axis=1), -1] = True
-    return indices[~is_self].reshape(n, indices.shape[1] - 1)
-
-
 def count_tables(counts: np.ndarray, Y: np.ndarray, k: int):
     """Tables ``kappa1[j, l]`` and ``kappa0[j, l]`` of Zhang & Zhou (Fig. 1).
 
@@ -270,8 +247,8 @@ class MLkNN(ScaledNeighboursMixin, MultiLabelClassifier):
         k, s = int(self.k), float(self.s)
         self.n_labels_ = q
         self._index(Xs)
-        with_self = self._query_neighbours(Xs, k + 1)
-        counts = neighbour_label_counts(drop_self_neighbours(with_self), Y)
+        others = self._query_neighbours(Xs, k, exclude_self=True)
+        counts = neighbour_label_counts(others, Y)
 
         self.prior_true_, self.prior_false_ = prior_probabilities(Y, s)
         self.kappa_true_, self.kappa_false_ = count_tables(counts, Y, k)

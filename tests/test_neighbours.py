@@ -1,0 +1,113 @@
+"""The k-NN learners' neighbour search: ``smallest_k`` and ``EuclideanIndex``.
+
+The rule: the ``k`` nearest training rows, nearest first, equal distances in
+training order. Checked against a stable full sort (the definition), against
+scikit-learn's search where no distances tie (an independent
+implementation), and for its invariances (block size, sparse or dense
+storage of the same values, excluded self).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from numpy.testing import assert_array_equal
+from sklearn.neighbors import NearestNeighbors
+
+from mlfsbench.estimators.classifiers import _base
+from mlfsbench.estimators.classifiers._base import EuclideanIndex, smallest_k
+
+
+def _reference(D, k):
+    return np.argsort(D, axis=1, kind="stable")[:, :k]
+
+
+@pytest.mark.parametrize("kind", ["continuous", "binary-ties", "few-values",
+                                  "constant-rows"])
+@pytest.mark.parametrize("k", [1, 3, 7, 40])
+@pytest.mark.parametrize("shape", [(300, 1500), (40, 1237), (20, 45)])
+def test_smallest_k_is_the_stable_sort_prefix(kind, k, shape):
+    rng = np.random.default_rng(k)
+    D = {
+        "continuous": rng.random(shape),
+        "binary-ties": rng.binomial(1, 0.02, shape).astype(float),
+        "few-values": rng.integers(0, 4, shape).astype(float),
+        "constant-rows": np.full(shape, 2.5),
+    }[kind]
+    assert_array_equal(smallest_k(D, k), _reference(D, k))
+
+
+def test_smallest_k_by_hand():
+    D = np.array([[3.0, 1.0, 1.0, 0.0, 1.0],
+                  [2.0, 2.0, 2.0, 2.0, 2.0],
+                  [np.inf, 5.0, 4.0, 4.0, 0.5]])
+    # equal values: the lower column first; inf (an excluded entry) last
+    assert smallest_k(D, 3).tolist() == [[3, 1, 2], [0, 1, 2], [4, 2, 3]]
+    assert smallest_k(D, 5).tolist()[2] == [4, 2, 3, 1, 0]
+    assert smallest_k(D, 9).shape == (3, 5)
+
+
+def test_smallest_k_with_skewed_groups_and_strided_input():
+    """Group minima all near while most entries are far, and a
+    non-contiguous input: the result is still the stable-sort prefix."""
+    rng = np.random.default_rng(0)
+    D = rng.random((50, 4000))
+    D[:, :1000] -= 10.0  # one column of every group is near, the rest far
+    assert_array_equal(smallest_k(D, 5), _reference(D, 5))
+    D = np.ascontiguousarray(rng.random((4000, 60)).T)  # a Fortran-order input
+    assert_array_equal(smallest_k(D[:, ::3], 5), _reference(D[:, ::3], 5))
+
+
+def test_index_matches_scikit_learn_without_ties():
+    rng = np.random.default_rng(1)
+    X, Q = rng.random((400, 12)), rng.random((150, 12))
+    ours = EuclideanIndex(X).kneighbors(Q, 6)
+    theirs = NearestNeighbors(n_neighbors=6).fit(X).kneighbors(
+        Q, return_distance=False)
+    assert_array_equal(ours, theirs)
+
+
+def test_equidistant_neighbours_in_training_order():
+    X = np.array([[1.0], [-1.0], [2.0], [1.0], [-1.0]])
+    index = EuclideanIndex(X)
+    # from 0: rows 0, 1, 3, 4 are at distance 1; row 2 at distance 2
+    assert index.kneighbors(np.array([[0.0]]), 3).tolist() == [[0, 1, 3]]
+    assert index.kneighbors(np.array([[0.0]]), 5).tolist() == [[0, 1, 3, 4, 2]]
+
+
+def test_exclude_self_with_duplicates():
+    X = np.array([[0.0], [0.0], [0.0], [5.0]])
+    index = EuclideanIndex(X)
+    nb = index.kneighbors(X, 2, exclude_self=True)
+    assert nb.tolist() == [[1, 2], [0, 2], [0, 1], [0, 1]]
+    with pytest.raises(ValueError, match="exclude_self needs the 4 training rows"):
+        index.kneighbors(X[:2], 1, exclude_self=True)
+
+
+@pytest.mark.parametrize("exclude_self", [False, True])
+def test_sparse_and_dense_storage_agree_on_binary_data(exclude_self):
+    """Binary features: every distance is an exact small integer in both
+    products, so the neighbours (ties included) are the same."""
+    rng = np.random.default_rng(2)
+    X = (rng.random((500, 30)) < 0.05).astype(float)
+    Q = X if exclude_self else (rng.random((200, 30)) < 0.05).astype(float)
+    dense = EuclideanIndex(X).kneighbors(Q, 7, exclude_self=exclude_self)
+    sparse = EuclideanIndex(sp.csr_matrix(X)).kneighbors(
+        sp.csr_matrix(Q), 7, exclude_self=exclude_self)
+    assert_array_equal(dense, sparse)
+    D = ((Q[:, None, :] - X[None, :, :]) ** 2).sum(axis=2)
+    if exclude_self:
+        D[np.arange(len(X)), np.arange(len(X))] = np.inf
+    assert_array_equal(dense, _reference(D, 7))
+
+
+def test_blocks_do_not_change_the_neighbours_of_exact_data(monkeypatch):
+    """Small integers: every product is exact whatever the BLAS kernel, so
+    the blocks cannot change a distance (with real values a different block
+    size may change the last bits of a product: see EuclideanIndex)."""
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 4, (800, 5)).astype(float)  # many ties
+    whole = EuclideanIndex(X).kneighbors(X, 5, exclude_self=True)
+    monkeypatch.setattr(_base, "SEARCH_MEMORY_MIB", 0)  # one query row a block
+    assert_array_equal(EuclideanIndex(X).kneighbors(X, 5, exclude_self=True), whole)
