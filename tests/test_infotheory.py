@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.metrics import mutual_info_score
 
 from mlfsbench.estimators.information.entropy import (
@@ -240,3 +241,32 @@ def test_check_codes_rejects_non_codes(bad, match):
 def test_check_codes_sparse_negative():
     with pytest.raises(ValueError, match="non-negative"):
         check_codes(sp.csr_matrix(np.array([[0, -2]])))
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_code_indicators_give_the_same_bits(sparse):
+    """Indicators built once (the greedy selectors' steps) change nothing."""
+    from mlfsbench.estimators.information.entropy import (
+        CodeIndicators,
+        conditional_mutual_information_matrix,
+        mutual_information_matrix,
+    )
+
+    rng = np.random.default_rng(4)
+    X = rng.integers(0, 4, (300, 40)) * (rng.random((300, 40)) < 0.3)
+    Y = (rng.random((300, 6)) < 0.3).astype(int)
+    Xin = sp.csr_matrix(X) if sparse else X
+    prepared = CodeIndicators(Xin)
+    assert_array_equal(mutual_information_matrix(prepared, Y),
+                       mutual_information_matrix(Xin, Y))
+    z = X[:, 3]
+    assert_array_equal(conditional_mutual_information_matrix(prepared, Y, z),
+                       conditional_mutual_information_matrix(Xin, Y, z))
+    # a wide right-hand side takes the sparse product, a narrow one the dense:
+    # the counts are exact either way
+    wide = rng.integers(0, 2, (300, 300))
+    full = mutual_information_matrix(prepared, wide)
+    narrow = mutual_information_matrix(prepared, wide[:, :200])
+    assert_array_equal(full[:, :200], narrow)
+    assert_allclose(full[:, 0], [mutual_information(X[:, j], wide[:, 0])
+                                 for j in range(40)], atol=1e-12)

@@ -36,6 +36,7 @@ import scipy.sparse as sp
 MAX_DENSE_CODE = 32
 
 __all__ = [
+    "CodeIndicators",
     "check_codes",
     "column_entropies",
     "conditional_entropy",
@@ -444,16 +445,47 @@ def _indicators(codes):
     return A, G
 
 
+class CodeIndicators:
+    """Integer codes with their value indicators, for repeated MI matrices.
+
+    The greedy selectors compute ``mutual_information_matrix(X, z)`` against a
+    new column ``z`` at every step, and building the indicators of ``X``
+    (one ``np.unique`` over its non-zero codes) was more than half of each
+    call (MDMR on enron, 100 steps: 3.9 of 6.8 s). Pass this object instead
+    of ``Xd`` to :func:`mutual_information_matrix` and
+    :func:`conditional_mutual_information_matrix` to build them once; the
+    results are the same numbers.
+
+    Parameters
+    ----------
+    codes : array-like or sparse matrix of shape (n_samples, n_columns)
+        Non-negative integer codes (checked with :func:`check_codes`); the
+        indicators are of this state of the data (build a new object after
+        changing it).
+
+    Examples
+    --------
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
+    >>> mutual_information_matrix(CodeIndicators(X), np.array([0, 0, 1, 1]))
+    array([[1.],
+           [0.]])
+    """
+
+    def __init__(self, codes):
+        codes = check_codes(codes, "Xd")
+        if codes.ndim == 1:
+            codes = codes.reshape(-1, 1)
+        self.shape = codes.shape
+        self.A, self.G = _indicators(codes)
+        self.counts = np.asarray(self.A.sum(axis=0)).ravel()
+
+
 def _cell_terms(nxy, nx, ny, n: int) -> np.ndarray:
     """``nxy * log2(n * nxy / (nx * ny))`` elementwise, 0 where ``nxy == 0``."""
-    nxy, nx, ny = np.broadcast_arrays(
-        np.asarray(nxy, float), np.asarray(nx, float), np.asarray(ny, float)
-    )
-    out = np.zeros(nxy.shape)
-    pos = nxy > 0
-    c = nxy[pos]
-    out[pos] = c * np.log2(n * c / (nx[pos] * ny[pos]))
-    return out
+    nxy = np.asarray(nxy, float)
+    with np.errstate(divide="ignore", invalid="ignore"):  # empty cells: 0 * log 0
+        out = nxy * np.log2(n * nxy / (np.asarray(nx, float) * np.asarray(ny, float)))
+    return np.where(nxy > 0, out, 0.0)
 
 
 def mutual_information_matrix(Xd, Yd) -> np.ndarray:
@@ -472,10 +504,11 @@ def mutual_information_matrix(Xd, Yd) -> np.ndarray:
 
     Parameters
     ----------
-    Xd : array-like or sparse matrix of shape (n_samples, n_features)
+    Xd : array-like, sparse matrix or CodeIndicators, shape (n_samples, n_features)
         Non-negative integer codes (e.g. from
         :mod:`mlfsbench.estimators.discretizers.unsupervised`).
         Codes need not be contiguous; unused codes cost nothing.
+        :class:`CodeIndicators` of them skips rebuilding their indicators.
     Yd : array-like or sparse matrix of shape (n_samples, n_labels)
         Non-negative integer codes, typically a 0/1 label matrix.
 
@@ -492,10 +525,12 @@ def mutual_information_matrix(Xd, Yd) -> np.ndarray:
     array([[1.],
            [0.]])
     """
-    Xd = check_codes(Xd, "Xd")
+    prepared = isinstance(Xd, CodeIndicators)
+    if not prepared:
+        Xd = check_codes(Xd, "Xd")
+        if Xd.ndim == 1:
+            Xd = Xd.reshape(-1, 1)
     Yd = check_codes(Yd, "Yd")
-    if Xd.ndim == 1:
-        Xd = Xd.reshape(-1, 1)
     if Yd.ndim == 1:
         Yd = Yd.reshape(-1, 1)
     if Xd.shape[0] != Yd.shape[0]:
@@ -507,11 +542,16 @@ def mutual_information_matrix(Xd, Yd) -> np.ndarray:
     if n == 0:
         return np.zeros((p, q))
 
-    A, Gx = _indicators(Xd)  # (n, r), (p, r)
+    if prepared:
+        A, Gx, nx = Xd.A, Xd.G, Xd.counts
+    else:
+        A, Gx = _indicators(Xd)  # (n, r), (p, r)
+        nx = np.asarray(A.sum(axis=0)).ravel()  # n(x), x > 0, per value pair
     B, Gy = _indicators(Yd)  # (n, s), (q, s)
-    nx = np.asarray(A.sum(axis=0)).ravel()  # n(x), x > 0, per feature-value pair
     ny = np.asarray(B.sum(axis=0)).ravel()
-    C = (A.T @ B).toarray()  # n(x, y), x > 0, y > 0            (r, s)
+    # n(x, y), x > 0, y > 0 (r, s): exact integer counts either way; a dense
+    # right-hand side skips the sparse product's two passes when it is narrow
+    C = A.T @ B.toarray() if B.shape[1] <= 256 else (A.T @ B).toarray()
     Nx = Gx @ nx  # samples with a non-zero code, per feature   (p,)
     Ny = Gy @ ny  #                                per label    (q,)
     nx0 = n - Nx  # n(x = 0) per feature
@@ -558,7 +598,7 @@ def conditional_mutual_information_matrix(Xd, Yd, z) -> np.ndarray:
 
     Parameters
     ----------
-    Xd : array-like or sparse matrix of shape (n_samples, n_features)
+    Xd : array-like, sparse matrix or CodeIndicators, shape (n_samples, n_features)
         Non-negative integer codes.
     Yd : array-like of shape (n_samples, n_labels) or (n_samples,)
         Non-negative integer codes (dense).

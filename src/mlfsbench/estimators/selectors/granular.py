@@ -42,7 +42,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from mlfsbench.estimators.information.entropy import mutual_information_matrix
+from mlfsbench.estimators.information.entropy import (
+    CodeIndicators,
+    mutual_information_matrix,
+)
 from mlfsbench.estimators.registry import register
 from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector
 from mlfsbench.estimators.selectors._greedy import (
@@ -84,8 +87,10 @@ def granule_mrmr(X, correlation: np.ndarray, n_steps: int, redundancy=None, *,
     """
     X = check_discrete_features(X)
     if redundancy is None:
+        XI = CodeIndicators(X)
+
         def redundancy(s):
-            return mutual_information_matrix(X, column(X, s))[:, 0]
+            return mutual_information_matrix(XI, column(X, s))[:, 0]
 
     def criterion(acc, t):
         return correlation - acc / t if t else correlation
@@ -173,13 +178,14 @@ class GranularMRMR(BaseMultiLabelSelector):
             random_state=self.random_state,
         ).fit(Y)
         self.granules_ = [g.copy() for g in self.granulation_.granules_]
-        self.mi_ = mi = mutual_information_matrix(X, Y)
+        XI = CodeIndicators(X)  # built once for every step and granule
+        self.mi_ = mi = mutual_information_matrix(XI, Y)
         n_steps = n_greedy_steps(self.n_features_to_select, p)
         cache: dict[int, np.ndarray] = {}
 
         def redundancy(s: int) -> np.ndarray:
             if s not in cache:
-                cache[s] = mutual_information_matrix(X, column(X, s))[:, 0]
+                cache[s] = mutual_information_matrix(XI, column(X, s))[:, 0]
             return cache[s]
 
         self.granule_rankings_, self.granule_scores_ = [], []

@@ -76,6 +76,7 @@ from __future__ import annotations
 import numpy as np
 
 from mlfsbench.estimators.information.entropy import (
+    CodeIndicators,
     column_entropies,
     conditional_mutual_information_matrix,
     mutual_information_matrix,
@@ -141,12 +142,13 @@ def jmi_forward(X, T, n_steps: int, *, normalize: bool = False,
     T = np.asarray(T)
     if T.ndim == 1:
         T = T.reshape(-1, 1)
-    mi = mutual_information_matrix(X, T)  # (p, t)
+    XI = CodeIndicators(X)  # built once for every step
+    mi = mutual_information_matrix(XI, T)  # (p, t)
     if not normalize:
         relevance = mi.sum(axis=1)
 
         def update(s: int) -> np.ndarray:
-            cmi = conditional_mutual_information_matrix(X, T, column(X, s))
+            cmi = conditional_mutual_information_matrix(XI, T, column(X, s))
             return relevance[s] + cmi.sum(axis=1)
     else:
         h_x = column_entropies(X)
@@ -155,8 +157,8 @@ def jmi_forward(X, T, n_steps: int, *, normalize: bool = False,
 
         def update(s: int) -> np.ndarray:
             xs = column(X, s)
-            joint_mi = mi[s] + conditional_mutual_information_matrix(X, T, xs)
-            h_pair = h_x[s] + h_x - mutual_information_matrix(X, xs)[:, 0]
+            joint_mi = mi[s] + conditional_mutual_information_matrix(XI, T, xs)
+            h_pair = h_x[s] + h_x - mutual_information_matrix(XI, xs)[:, 0]
             h_pair = np.maximum(h_pair, 0.0)  # rounding below 0 when constant
             return _ratio(joint_mi, np.sqrt(np.outer(h_pair, h_t))).sum(axis=1)
 

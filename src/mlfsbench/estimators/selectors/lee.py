@@ -58,6 +58,7 @@ import scipy.sparse as sp
 from scipy.special import xlogy
 
 from mlfsbench.estimators.information.entropy import (
+    CodeIndicators,
     column_entropies,
     conditional_mutual_information_matrix,
     mutual_information_matrix,
@@ -225,9 +226,10 @@ class AMI(RelevanceGreedySelector):
 
     def _setup(self, X, Y, mi):
         rel = self.relevance_
+        XI = CodeIndicators(X)
 
         def update(s):
-            return mutual_information_matrix(X, column(X, s))[:, 0]
+            return mutual_information_matrix(XI, column(X, s))[:, 0]
 
         return (lambda acc, t: rel - acc), update
 
@@ -256,9 +258,10 @@ class PMU(RelevanceGreedySelector):
         rel = self.relevance_
         self.label_interaction_ = label_interaction(X, Y, mi)
         base = rel - self.label_interaction_
+        XI = CodeIndicators(X)
 
         def update(s):
-            cmi = conditional_mutual_information_matrix(X, Y, column(X, s))
+            cmi = conditional_mutual_information_matrix(XI, Y, column(X, s))
             return rel - cmi.sum(axis=1)
 
         return (lambda acc, t: base - acc), update
@@ -288,9 +291,10 @@ class SCLS(RelevanceGreedySelector):
         rel = self.relevance_
         self.entropy_ = H = column_entropies(X)
         safe = np.where(H > 0, H, 1.0)
+        XI = CodeIndicators(X)
 
         def update(s):
-            red = mutual_information_matrix(X, column(X, s))[:, 0]
+            red = mutual_information_matrix(XI, column(X, s))[:, 0]
             return np.where(H > 0, red / safe, 0.0)
 
         return (lambda acc, t: rel - acc * rel), update

@@ -25,6 +25,7 @@ conventions: :mod:`mlfsbench.estimators.selectors._greedy`.
 from __future__ import annotations
 
 from mlfsbench.estimators.information.entropy import (
+    CodeIndicators,
     conditional_mutual_information_matrix,
     mutual_information_matrix,
 )
@@ -55,11 +56,12 @@ class MDMR(RelevanceGreedySelector):
 
     def _setup(self, X, Y, mi):
         rel = self.relevance_
+        XI = CodeIndicators(X)  # built once for every step
 
         def update(s):
             xs = column(X, s)
-            red = mutual_information_matrix(X, xs)[:, 0]
-            cmi = conditional_mutual_information_matrix(X, Y, xs)
+            red = mutual_information_matrix(XI, xs)[:, 0]
+            cmi = conditional_mutual_information_matrix(XI, Y, xs)
             return red - cmi.sum(axis=1)
 
         def criterion(acc, t):
