@@ -162,15 +162,9 @@ def _compare(name, clf_name, X_train, Y_train, X_test, sets, repeats):
                 best_path = min(best_path, time.perf_counter() - start)
     if clf_name != "br-lr":  # the loop as it was, with scikit-learn's search
         with sklearn_search():
-            start = time.perf_counter()
-            old = per_k_loop(clf, X_train, Y_train, X_test, sets)
-            before = time.perf_counter() - start
-        same = np.mean([np.mean(a[0] == b[0]) for a, b in zip(got, old, strict=True)])
-        print(f"  {clf_name}: per-K loop with scikit-learn's search (before "
-              f"EuclideanIndex) {before:.2f} s; equal predictions {same:.4%} "
-              f"(they differ where equal distances were kept in another order)")
-        print(f"speedup {clf_name} predict_path vs per-K loop with scikit-learn's "
-              f"search on {name}: {before / best_path:.2f}x", flush=True)
+            _against_before(name, clf_name, "with scikit-learn's search (before "
+                            "EuclideanIndex)", best_path, got,
+                            lambda: per_k_loop(clf, X_train, Y_train, X_test, sets))
     exact = all(np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
                 for a, b in zip(got, ref, strict=True))
     diff = max(float(np.abs(a[1] - b[1]).max()) for a, b in zip(got, ref,
@@ -182,17 +176,22 @@ def _compare(name, clf_name, X_train, Y_train, X_test, sets, repeats):
     print(f"speedup {clf_name} predict_path vs per-K loop on {name}: "
           f"{best_loop / best_path:.2f}x", flush=True)
     if clf_name == "br-lr":  # today's loop fitted scikit-learn models per label
-        before = clf.set_params(solver="lbfgs")
-        start = time.perf_counter()
-        old = per_k_loop(before, X_train, Y_train, X_test, sets)
-        elapsed = time.perf_counter() - start
-        same = np.mean([np.mean(a[0] == b[0]) for a, b in zip(got, old, strict=True)])
-        print(f"  br-lr per-K loop with per-label LogisticRegression (solver=lbfgs,"
-              f" before the batched solver): {elapsed:.2f} s; equal predictions "
-              f"{same:.4%}")
-        print(f"speedup br-lr predict_path vs per-K loop of per-label "
-              f"LogisticRegression on {name}: {elapsed / best_path:.2f}x", flush=True)
+        lbfgs = clf.set_params(solver="lbfgs")
+        _against_before(name, clf_name, "of per-label LogisticRegression "
+                        "(solver=lbfgs, before the batched solver)", best_path, got,
+                        lambda: per_k_loop(lbfgs, X_train, Y_train, X_test, sets))
 
+
+def _against_before(name, clf_name, what, best_path, got, run_before):
+    """Time the loop as it was (``run_before``) and print the path's ratio."""
+    start = time.perf_counter()
+    old = run_before()
+    elapsed = time.perf_counter() - start
+    same = np.mean([np.mean(a[0] == b[0]) for a, b in zip(got, old, strict=True)])
+    print(f"  {clf_name}: per-K loop {what}: {elapsed:.2f} s; equal predictions "
+          f"{same:.4%}")
+    print(f"speedup {clf_name} predict_path vs per-K loop {what} on {name}: "
+          f"{elapsed / best_path:.2f}x", flush=True)
 
 if __name__ == "__main__":
     sys.exit(main())
