@@ -8,7 +8,8 @@ MDMR and PMU on 90 % of enron's rows (1 001 binary features, 53 labels),
   where every ``mutual_information_matrix`` call of every step rebuilt the
   value indicators of the whole feature matrix (one ``np.unique`` over its
   non-zero codes); run here by handing the selectors' modules a
-  ``CodeIndicators`` that returns the codes unchanged;
+  ``CodeIndicators`` that returns the codes unchanged (``_greedy`` builds
+  them for MDMR and PMU);
 - **ours**: the indicators built once per search.
 
 Both in the same process, best of ``--repeats``; the script checks that the
@@ -33,7 +34,7 @@ from _common import add_shared_argument, best_time, load_shared
 from threadpoolctl import threadpool_limits
 
 from mlfsbench.estimators import registry
-from mlfsbench.estimators.selectors import lee, mdmr
+from mlfsbench.estimators.selectors import _greedy
 
 
 def fit(name, X, Y, steps):
@@ -59,13 +60,13 @@ def main(argv: list[str] | None = None) -> int:
         for name in ("mdmr", "pmu"):
             ours_s, ours = best_time(lambda n=name: fit(n, X, Y, args.steps),
                                      args.repeats)
-            saved = mdmr.CodeIndicators, lee.CodeIndicators
-            mdmr.CodeIndicators = lee.CodeIndicators = lambda codes: codes
+            saved = _greedy.CodeIndicators
+            _greedy.CodeIndicators = lambda codes: codes
             try:
                 base_s, base = best_time(lambda n=name: fit(n, X, Y, args.steps),
                                          args.repeats)
             finally:
-                mdmr.CodeIndicators, lee.CodeIndicators = saved
+                _greedy.CodeIndicators = saved
             same = (np.array_equal(ours.ranking_, base.ranking_)
                     and np.array_equal(ours.scores_, base.scores_, equal_nan=True))
             print(f"  {name}: indicators built once {ours_s:.2f} s, rebuilt per "

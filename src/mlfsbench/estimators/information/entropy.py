@@ -525,11 +525,8 @@ def mutual_information_matrix(Xd, Yd) -> np.ndarray:
     array([[1.],
            [0.]])
     """
-    prepared = isinstance(Xd, CodeIndicators)
-    if not prepared:
-        Xd = check_codes(Xd, "Xd")
-        if Xd.ndim == 1:
-            Xd = Xd.reshape(-1, 1)
+    if not isinstance(Xd, CodeIndicators):
+        Xd = CodeIndicators(Xd)
     Yd = check_codes(Yd, "Yd")
     if Yd.ndim == 1:
         Yd = Yd.reshape(-1, 1)
@@ -542,11 +539,7 @@ def mutual_information_matrix(Xd, Yd) -> np.ndarray:
     if n == 0:
         return np.zeros((p, q))
 
-    if prepared:
-        A, Gx, nx = Xd.A, Xd.G, Xd.counts
-    else:
-        A, Gx = _indicators(Xd)  # (n, r), (p, r)
-        nx = np.asarray(A.sum(axis=0)).ravel()  # n(x), x > 0, per value pair
+    A, Gx, nx = Xd.A, Xd.G, Xd.counts  # (n, r), (p, r), n(x) for x > 0
     B, Gy = _indicators(Yd)  # (n, s), (q, s)
     ny = np.asarray(B.sum(axis=0)).ravel()
     # n(x, y), x > 0, y > 0 (r, s): exact integer counts either way; a dense

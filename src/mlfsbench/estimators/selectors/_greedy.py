@@ -30,7 +30,10 @@ from collections.abc import Callable
 import numpy as np
 import scipy.sparse as sp
 
-from mlfsbench.estimators.information.entropy import mutual_information_matrix
+from mlfsbench.estimators.information.entropy import (
+    CodeIndicators,
+    mutual_information_matrix,
+)
 from mlfsbench.estimators.selectors._base import (  # noqa: F401 (re-export)
     BaseMultiLabelSelector,
     check_discrete_features,
@@ -175,14 +178,19 @@ class RelevanceGreedySelector(BaseMultiLabelSelector):
 
     input_kind = "discrete"
 
-    def _setup(self, X, Y, mi):  # pragma: no cover - abstract
-        """Return ``(criterion, update)`` for :func:`greedy_forward`."""
+    def _setup(self, X, XI, Y, mi):  # pragma: no cover - abstract
+        """Return ``(criterion, update)`` for :func:`greedy_forward`.
+
+        ``XI`` is the :class:`CodeIndicators` of ``X``, built once in
+        :meth:`_fit` for the relevance and every step's MI matrices.
+        """
         raise NotImplementedError
 
     def _fit(self, X, Y, trace=None):
-        mi = mutual_information_matrix(X, Y)
+        XI = CodeIndicators(X)  # built once for the relevance and every step
+        mi = mutual_information_matrix(XI, Y)
         self.relevance_ = mi.sum(axis=1)
-        criterion, update = self._setup(X, Y, mi)
+        criterion, update = self._setup(X, XI, Y, mi)
         n_steps = n_greedy_steps(self.n_features_to_select, X.shape[1])
         selected, step_scores = greedy_forward(
             X.shape[1], n_steps, criterion, update, trace=trace)

@@ -58,7 +58,6 @@ import scipy.sparse as sp
 from scipy.special import xlogy
 
 from mlfsbench.estimators.information.entropy import (
-    CodeIndicators,
     column_entropies,
     conditional_mutual_information_matrix,
     mutual_information_matrix,
@@ -224,9 +223,8 @@ class AMI(RelevanceGreedySelector):
     ([0, 2, 1], [1.0, 0.0, 1.0])
     """
 
-    def _setup(self, X, Y, mi):
+    def _setup(self, X, XI, Y, mi):
         rel = self.relevance_
-        XI = CodeIndicators(X)
 
         def update(s):
             return mutual_information_matrix(XI, column(X, s))[:, 0]
@@ -254,11 +252,10 @@ class PMU(RelevanceGreedySelector):
     ([0, 2, 1], [1.0, 0.0, 1.0])
     """
 
-    def _setup(self, X, Y, mi):
+    def _setup(self, X, XI, Y, mi):
         rel = self.relevance_
         self.label_interaction_ = label_interaction(X, Y, mi)
         base = rel - self.label_interaction_
-        XI = CodeIndicators(X)
 
         def update(s):
             cmi = conditional_mutual_information_matrix(XI, Y, column(X, s))
@@ -287,11 +284,10 @@ class SCLS(RelevanceGreedySelector):
     ([0, 2, 1], [1.0, 0.0, 1.0])
     """
 
-    def _setup(self, X, Y, mi):
+    def _setup(self, X, XI, Y, mi):
         rel = self.relevance_
         self.entropy_ = H = column_entropies(X)
         safe = np.where(H > 0, H, 1.0)
-        XI = CodeIndicators(X)
 
         def update(s):
             red = mutual_information_matrix(XI, column(X, s))[:, 0]

@@ -25,7 +25,6 @@ conventions: :mod:`mlfsbench.estimators.selectors._greedy`.
 from __future__ import annotations
 
 from mlfsbench.estimators.information.entropy import (
-    CodeIndicators,
     conditional_mutual_information_matrix,
     mutual_information_matrix,
 )
@@ -54,9 +53,8 @@ class MDMR(RelevanceGreedySelector):
     ([0, 2, 1], [1.0, 1.0, 2.0])
     """
 
-    def _setup(self, X, Y, mi):
+    def _setup(self, X, XI, Y, mi):
         rel = self.relevance_
-        XI = CodeIndicators(X)  # built once for every step
 
         def update(s):
             xs = column(X, s)
