@@ -63,12 +63,13 @@ class RunRefused(RuntimeError):
     """Another workflow run is alive in the same directory."""
 
 
+_LAUNCHER = "mlfsbench.workflow.snakemake_main"
+
+
 def _snakemake_cmd() -> list[str]:
-    exe = Path(sys.executable).with_name("snakemake")
-    if exe.exists():
-        return [str(exe)]
-    found = shutil.which("snakemake")
-    return [found] if found else [sys.executable, "-m", "snakemake"]
+    """Snakemake's command line through :mod:`mlfsbench.workflow.snakemake_main`
+    (the same arguments, with its scheduler's wake-ups fixed)."""
+    return [sys.executable, "-m", _LAUNCHER]
 
 
 def _ancestors() -> set[int]:
@@ -105,7 +106,8 @@ def _processes_in(workdir: Path):
 
 def _is_snakemake(argv: list[str]) -> bool:
     names = [os.path.basename(a) for a in argv[:3]]
-    return "snakemake" in names or argv[1:3] == ["-m", "snakemake"]
+    return "snakemake" in names or argv[1:3] in (["-m", "snakemake"],
+                                                 ["-m", _LAUNCHER])
 
 
 def _is_job(argv: list[str]) -> bool:
