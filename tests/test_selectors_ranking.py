@@ -640,16 +640,19 @@ def test_br_or_on_genbase_selects_no_constant_feature(shared_datasets):
 
 
 @pytest.mark.parametrize("binary", [False, True])
-@pytest.mark.parametrize("prefix, mask", [(1, False), (6, False), (40, False),
-                                          (0, True)])
+@pytest.mark.parametrize("prefix, mask, gather", [
+    (1, False, True), (6, False, True), (40, False, True), (0, True, True),
+    (0, True, False)])
 def test_relieff_shortcuts_equal_sorting_the_whole_order(monkeypatch, binary,
-                                                          prefix, mask):
+                                                          prefix, mask, gather):
     """Class neighbours found in a prefix of each row's distance order (rows
     whose prefix lacks some class fall back to the whole order), or for a
-    two-class target from the class mask without sorting, are those of the
-    stable sort of the whole order: the same scores bit for bit, for
-    binary-relevance labels (a rare one and a constant one among them) and a
-    many-class label-powerset class."""
+    two-class target from the class mask without sorting, or for a rare class
+    of a two-class target (the 5 % label) from a stable sort of the distances
+    to its members, are those of the stable sort of the whole order: the same
+    scores bit for bit (ties abound in the binary case), for binary-relevance
+    labels (a rare one and a constant one among them) and a many-class
+    label-powerset class."""
     from mlfsbench.estimators.selectors import _relief
 
     rng = np.random.default_rng(3)
@@ -661,6 +664,7 @@ def test_relieff_shortcuts_equal_sorting_the_whole_order(monkeypatch, binary,
     whole = [relieff_scores(X, Y, n_neighbors=5), relieff_scores(X, lp, n_neighbors=5)]
     monkeypatch.setattr(_relief, "_PREFIX", prefix)
     monkeypatch.setattr(_relief, "_MASK_PATH", mask)
+    monkeypatch.setattr(_relief, "_GATHER_PATH", gather)
     for expected, classes in zip(whole, (Y, lp), strict=True):
         np.testing.assert_array_equal(relieff_scores(X, classes, n_neighbors=5),
                                       expected)
