@@ -212,3 +212,67 @@ def test_path_validates_its_inputs(name):
     if name != "knn-reg":
         with pytest.raises(ValueError, match="2-D"):
             clf.predict_path(X, Y[:, 0], X, sets)
+
+
+@pytest.fixture
+def keyed_searches(monkeypatch):
+    """Count KeyedIndex.kneighbors calls (searches on accumulated keys)."""
+    from mlfsbench.estimators.classifiers._base import KeyedIndex
+
+    calls = []
+    original = KeyedIndex.kneighbors
+
+    def counted(self, *args, **kwargs):
+        calls.append(1)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(KeyedIndex, "kneighbors", counted)
+    return calls
+
+
+@pytest.mark.parametrize("form", ["sparse", "dense"])
+@pytest.mark.parametrize("order", ["nested", "shuffled"])
+def test_accumulated_keys_equal_per_k_loop(genbase_fold, keyed_searches, form,
+                                           order):
+    """Binary features: the path accumulates the keys along the subsets
+    (sparse updates for rare columns, one BLAS update otherwise, a restart
+    when a subset does not contain the previous one) and still equals the
+    per-K loop exactly, ties included."""
+    X_train, Y_train, X_test, sets = genbase_fold
+    if form == "dense":
+        X_train, X_test = X_train.toarray(), X_test.toarray()
+    if order == "shuffled":  # 34, 1, 21, 2, ...: some are not supersets
+        sets = [sets[i] for i in (7, 0, 6, 1, 5, 2, 4, 3)]
+    clf = registry.create("classifier", "mlknn", KNN["mlknn"], random_state=3)
+    expected = _per_k_loop(clf, X_train, Y_train, X_test, sets)
+    keyed_searches.clear()
+    got = clf.predict_path(X_train, Y_train, X_test, sets)
+    assert len(keyed_searches) == 2 * len(sets)  # training (LOO) and test
+    for (pred, score), (ref_pred, ref_score) in zip(got, expected, strict=True):
+        assert_array_equal(pred, ref_pred)
+        assert_array_equal(score, ref_score)
+
+
+def test_keys_are_accumulated_only_for_exact_features(yeast_fold, genbase_fold,
+                                                      keyed_searches, monkeypatch):
+    from mlfsbench.estimators.classifiers import _base
+
+    clf = registry.create("classifier", "brknn-a", KNN["brknn-a"])
+    clf.predict_path(*yeast_fold[:3], yeast_fold[3][:3])  # tenths, scaled
+    assert keyed_searches == []
+    monkeypatch.setattr(_base, "NESTED_KEYS_MIB", 0)  # a fold too large
+    clf.predict_path(*genbase_fold[:3], genbase_fold[3][:3])
+    assert keyed_searches == []
+    monkeypatch.setattr(_base, "NESTED_KEYS_MIB", 256)
+    clf.predict_path(*genbase_fold[:3], genbase_fold[3][:3])
+    assert len(keyed_searches) == 3
+
+
+def test_exact_values():
+    from mlfsbench.estimators.classifiers._base import exact_values
+
+    assert exact_values(np.array([[0.0, 3.0], [-2.0, 1024.0]]))
+    assert not exact_values(np.array([[0.0, 1025.0]]))
+    assert not exact_values(np.array([[0.1, 1.0]]))
+    assert exact_values(sp.csr_matrix((2, 3)))
+    assert not exact_values(sp.csr_matrix(np.array([[0.0, 2.5]])))

@@ -23,13 +23,18 @@ from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.linalg.blas import dgemm as _gemm
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_array, validate_data
 
 __all__ = [
     "SEARCH_MEMORY_MIB",
     "EuclideanIndex",
+    "KeyedIndex",
+    "KeyedRows",
     "MultiLabelClassifier",
+    "NESTED_KEYS_MIB",
+    "NestedKeys",
     "PathMixin",
     "ScaledNeighboursMixin",
     "apply_minmax_scale",
@@ -40,6 +45,7 @@ __all__ = [
     "check_n_features",
     "check_n_train",
     "check_targets",
+    "exact_values",
     "minmax_scale_factors",
     "neighbour_label_counts",
     "smallest_k",
@@ -48,6 +54,11 @@ __all__ = [
 
 #: Memory (MiB) for one block of the distances of a neighbour search.
 SEARCH_MEMORY_MIB = 128
+
+#: Memory (MiB) the K path may hold for the accumulated keys of a fold with
+#: exact (integer-valued) features (:class:`NestedKeys`); larger folds search
+#: each subset from its own product, as a fit does.
+NESTED_KEYS_MIB = 256
 
 
 # --------------------------------------------------------------------------
@@ -427,6 +438,150 @@ class EuclideanIndex:
         return out
 
 
+def exact_values(X, bound: float = 1024.0) -> bool:
+    """Whether every value of ``X`` is an integer of magnitude ``<= bound``.
+
+    Sums of products of such values are exact in float64 in any order (for
+    fewer than ``2**31`` features), so keys accumulated over column chunks
+    equal, bit for bit, the keys of one product (:class:`NestedKeys`).
+
+    Examples
+    --------
+    >>> exact_values(np.array([[0.0, 1.0], [1.0, 0.0]]))
+    True
+    >>> exact_values(sp.csr_matrix(np.array([[0.5, 0.0]])))
+    False
+    """
+    data = X.data if sp.issparse(X) else np.asarray(X)
+    if data.size == 0:
+        return True
+    return bool(np.all(np.abs(data) <= bound) and np.all(data == np.rint(data)))
+
+
+class KeyedRows:
+    """Query rows whose search keys against the training rows are known.
+
+    Stands in for scaled features in ``_fit_scaled`` / ``_predict_scaled`` of
+    the K path (:meth:`ScaledNeighboursMixin.predict_path`): ``keys`` holds
+    ``-2 q.t`` for every query ``q`` and training row ``t``, ``sq_norms`` the
+    ``|t|^2``; ``index`` searches them as :class:`EuclideanIndex` does.
+    """
+
+    def __init__(self, keys: np.ndarray, index: KeyedIndex):
+        self.keys = keys
+        self.index = index
+        self.shape = (keys.shape[0], index.n_features)
+
+
+class KeyedIndex:
+    """:class:`EuclideanIndex` over keys accumulated by :class:`NestedKeys`.
+
+    ``kneighbors`` takes :class:`KeyedRows` and returns what
+    ``EuclideanIndex(X_train[:, cols]).kneighbors(X[:, cols], k)`` returns
+    for the same rows: the keys are the same integers, and :func:`smallest_k`
+    orders each row by (key, column) alone.
+    """
+
+    def __init__(self, sq_norms: np.ndarray, n_features: int):
+        self.sq_norms = sq_norms
+        self.n_samples = sq_norms.shape[0]
+        self.n_features = n_features
+
+    def kneighbors(self, Q: KeyedRows, k: int, *, exclude_self: bool = False):
+        m, n = Q.keys.shape[0], self.n_samples
+        if exclude_self and m != n:
+            raise ValueError(f"exclude_self needs the {n} training rows as "
+                             f"queries, got {m}")
+        block = max(1, min(_BLOCK_ROWS, (SEARCH_MEMORY_MIB << 20) // (8 * max(n, 1))))
+        out = np.empty((m, int(k)), dtype=np.intp)
+        for start in range(0, m, block):
+            stop = min(m, start + block)
+            keys = Q.keys[start:stop] + self.sq_norms
+            if exclude_self:
+                rows = np.arange(stop - start)
+                keys[rows, rows + start] = np.inf
+            out[start:stop] = smallest_k(keys, int(k))
+        return out
+
+
+class NestedKeys:
+    """Search keys of a fold along nested feature subsets, computed once.
+
+    The K path's subsets grow (``np.sort(ranking[:k])`` for increasing
+    ``k``), and the key ``|t|^2 - 2 q.t`` of a query and a training row is a
+    sum over the subset's columns. For exact features (:func:`exact_values`:
+    the binary word indicators of enron, medical, genbase) the sums over the
+    columns a subset adds can be added to those of the previous subset with
+    the same result, bit for bit, as one product over the whole subset, so
+    every column enters one product instead of one per subset. A subset that
+    does not contain the previous one starts the sums again.
+
+    Parameters
+    ----------
+    X_train, X_test : ndarray or CSR matrix
+        The fold's scaled features (all columns), exact.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 1.0], [1.0, 1.0], [1.0, 0.0]])
+    >>> train, test = NestedKeys(X, X[:1]).rows(np.array([0, 1]))
+    >>> train.index.kneighbors(train, 1, exclude_self=True).ravel().tolist()
+    [1, 0, 1]
+    """
+
+    def __init__(self, X_train, X_test):
+        self._train = X_train.tocsc() if sp.issparse(X_train) else X_train
+        self._test = X_test.tocsc() if sp.issparse(X_test) else X_test
+        n, m = X_train.shape[0], X_test.shape[0]
+        self._done = np.zeros(X_train.shape[1], dtype=bool)
+        self._train_keys = np.zeros((n, n))
+        self._test_keys = np.zeros((m, n))
+        self._sq_norms = np.zeros(n)
+
+    def _pairs(self, cols: np.ndarray) -> int:
+        """Training pairs holding one of the sparse columns ``cols`` (bound)."""
+        counts = np.diff(self._train.indptr)[cols].astype(np.int64)
+        return int((counts * counts).sum())
+
+    @staticmethod
+    def fits(X_train, X_test) -> bool:
+        """Whether the fold is exact and its keys fit :data:`NESTED_KEYS_MIB`."""
+        n, m = X_train.shape[0], X_test.shape[0]
+        return (8 * n * (n + m) <= NESTED_KEYS_MIB << 20
+                and exact_values(X_train) and exact_values(X_test))
+
+    def rows(self, cols: np.ndarray) -> tuple[KeyedRows, KeyedRows]:
+        """Training and test rows keyed on the columns ``cols``."""
+        want = np.zeros_like(self._done)
+        want[cols] = True
+        if (self._done & ~want).any():  # not a superset: start again
+            self._done[:] = False
+            self._train_keys[:] = 0.0
+            self._test_keys[:] = 0.0
+            self._sq_norms[:] = 0.0
+        new = np.flatnonzero(want & ~self._done)
+        if new.size:
+            T, Q = self._train[:, new], self._test[:, new]
+            if sp.issparse(T) and 8 * self._pairs(new) < self._train_keys.size:
+                # few rows hold the new columns: only their pairs change
+                minus_2t = (T.T * -2.0).tocsr()
+                for keys, rows in ((self._train_keys, T), (self._test_keys, Q)):
+                    part = (rows @ minus_2t).tocoo()
+                    keys[part.row, part.col] += part.data
+            else:
+                if sp.issparse(T):
+                    T, Q = T.toarray(), Q.toarray()
+                T, Q = np.asfortranarray(T), np.asfortranarray(Q)
+                # keys.T (column-major) += -2 T Q' in place, one BLAS call
+                for keys, rows in ((self._train_keys, T), (self._test_keys, Q)):
+                    _gemm(-2.0, T, rows, 1.0, keys.T, trans_b=True, overwrite_c=True)
+            sq = T.multiply(T).sum(axis=1) if sp.issparse(T) else (T * T).sum(axis=1)
+            self._sq_norms += np.asarray(sq).ravel()
+            self._done |= want
+        index = KeyedIndex(self._sq_norms.copy(), int(want.sum()))
+        return KeyedRows(self._train_keys, index), KeyedRows(self._test_keys, index)
+
+
 # --------------------------------------------------------------------------
 # The K path
 # --------------------------------------------------------------------------
@@ -524,8 +679,9 @@ class ScaledNeighboursMixin(PathMixin):
         return apply_minmax_scale(X, self.feature_min_, self.feature_inv_range_)
 
     def _index(self, Xs) -> None:
-        """Index scaled training features for the Euclidean neighbour search."""
-        self.index_ = EuclideanIndex(Xs)
+        """Index scaled training features for the Euclidean neighbour search
+        (the K path's :class:`KeyedRows` bring their own index)."""
+        self.index_ = Xs.index if isinstance(Xs, KeyedRows) else EuclideanIndex(Xs)
 
     def _query_neighbours(self, Xs, k: int, *, exclude_self: bool = False):
         """Indices (n_queries, k) of the training neighbours of scaled ``Xs``.
@@ -576,7 +732,10 @@ class ScaledNeighboursMixin(PathMixin):
         sparse subsets are scaled per subset, as a fresh fit does); each
         subset then indexes its training columns, does the searches of one
         ``fit`` and a single test search shared by ``predict`` and
-        ``predict_proba`` (a per-subset fit does two).
+        ``predict_proba`` (a per-subset fit does two). For exact features
+        (binary words) whose keys fit :data:`NESTED_KEYS_MIB`, the keys are
+        accumulated along the subsets (:class:`NestedKeys`), the same
+        integers as each subset's own product.
         """
         self._check_params()
         X_train, X_test, sets = self._path_inputs(X_train, X_test, column_sets)
@@ -589,14 +748,26 @@ class ScaledNeighboursMixin(PathMixin):
                 X_train = apply_minmax_scale(X_train, lo, inv)
                 X_test = apply_minmax_scale(X_test, lo, inv)
             X_train, X_test = np.asarray(X_train), np.asarray(X_test)
+        nested = None
+        if len(sets) > 1:
+            if sparse and self.scale:  # per column: the same as per subset
+                Str, Ste = (apply_minmax_scale(X_train, lo, inv),
+                            apply_minmax_scale(X_test, lo, inv))
+            else:
+                Str, Ste = X_train, X_test
+            if NestedKeys.fits(Str, Ste):
+                nested = NestedKeys(Str, Ste)
         out = []
         for cols in sets:
             model = clone(self)
             model.n_features_in_ = len(cols)
-            Xtr, Xte = X_train[:, cols], X_test[:, cols]
             if self.scale:
                 model.feature_min_, model.feature_inv_range_ = lo[cols], inv[cols]
-                if sparse:
+            if nested is not None:
+                Xtr, Xte = nested.rows(cols)
+            else:
+                Xtr, Xte = X_train[:, cols], X_test[:, cols]
+                if self.scale and sparse:
                     Xtr, Xte = model._transform(Xtr), model._transform(Xte)
             model._fit_scaled(Xtr, Y)
             out.append(model._predict_scaled(Xte))
