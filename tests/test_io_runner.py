@@ -156,3 +156,27 @@ def test_empty_config_file_is_named(tmp_path):
         run(["--cores", "1", "--configfile", "empty.yaml"], workdir=tmp_path)
     with pytest.raises(ValueError, match=r"^nope\.yaml: cannot read"):
         run(["--configfile=nope.yaml"], workdir=tmp_path)
+
+
+def test_snakemake_acts_on_sigint_when_the_runner_ignores_it(tmp_path, monkeypatch):
+    # started in the background of a script, the runner has SIGINT ignored;
+    # Snakemake, to which it forwards SIGINT, must not inherit that
+    import signal
+
+    report = tmp_path / "sigint.txt"
+    exe = tmp_path / "fake.py"
+    exe.write_text("import signal, sys\n"
+                   "if '--unlock' not in sys.argv:\n"
+                   f"    open({str(report)!r}, 'w').write("
+                   "signal.getsignal(signal.SIGINT).__name__)\n")
+    monkeypatch.setattr("mlfsbench.workflow.runner._snakemake_cmd",
+                        lambda: [sys.executable, str(exe)])
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "Snakefile").write_text("")
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        assert run(["--cores", "1"], workdir=work) == 0
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert report.read_text() == "default_int_handler"

@@ -170,6 +170,10 @@ def check_configfiles(args: Sequence[str], workdir: Path) -> None:
             raise ValueError(f"{name}: the config file must be a mapping of keys")
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _has_stale_locks(workdir: Path) -> bool:
     locks = workdir / ".snakemake" / "locks"
     return locks.is_dir() and any(locks.iterdir())
@@ -212,7 +216,12 @@ def run(args: Sequence[str], workdir: str | os.PathLike = ".") -> int:
             log.warning("removing a stale Snakemake lock left by a killed run")
             subprocess.run([*cmd, "--unlock", *args], cwd=workdir, check=True,
                            stdout=subprocess.DEVNULL)
-        child = subprocess.Popen([*cmd, "--rerun-incomplete", *args], cwd=workdir)
+        # The runner forwards SIGINT to Snakemake, which must then act on it
+        # even when this process was started with SIGINT ignored (in the
+        # background of a script: `mlfsbench run ... &`), a disposition its
+        # children would otherwise inherit.
+        child = subprocess.Popen([*cmd, "--rerun-incomplete", *args], cwd=workdir,
+                                 preexec_fn=_default_sigint)
         forward = (signal.SIGINT, signal.SIGTERM)
         previous = {s: signal.signal(s, lambda n, _f: child.send_signal(n))
                     for s in forward}
