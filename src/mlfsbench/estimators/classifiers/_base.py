@@ -422,20 +422,30 @@ class EuclideanIndex:
         however many duplicates it has).
         """
         Q = self._query(Q)
-        m, n = Q.shape[0], self.n_samples
-        if exclude_self and m != n:
-            raise ValueError(f"exclude_self needs the {n} training rows as "
-                             f"queries, got {m}")
-        block = max(1, min(_BLOCK_ROWS, (SEARCH_MEMORY_MIB << 20) // (8 * max(n, 1))))
-        out = np.empty((m, int(k)), dtype=np.intp)
-        for start in range(0, m, block):
-            stop = min(m, start + block)
-            keys = self._keys(Q[start:stop])
-            if exclude_self:
-                rows = np.arange(stop - start)
-                keys[rows, rows + start] = np.inf
-            out[start:stop] = smallest_k(keys, int(k))
-        return out
+        return _search(lambda a, b: self._keys(Q[a:b]), Q.shape[0],
+                       self.n_samples, k, exclude_self)
+
+
+def _search(block_keys, m: int, n: int, k: int, exclude_self: bool) -> np.ndarray:
+    """The ``k`` nearest of ``m`` queries among ``n`` training rows, by blocks.
+
+    ``block_keys(start, stop)`` returns a new (stop - start, n) array of the
+    keys of those queries; with ``exclude_self`` query ``i`` is training row
+    ``i`` and not its own neighbour.
+    """
+    if exclude_self and m != n:
+        raise ValueError(f"exclude_self needs the {n} training rows as "
+                         f"queries, got {m}")
+    block = max(1, min(_BLOCK_ROWS, (SEARCH_MEMORY_MIB << 20) // (8 * max(n, 1))))
+    out = np.empty((m, int(k)), dtype=np.intp)
+    for start in range(0, m, block):
+        stop = min(m, start + block)
+        keys = block_keys(start, stop)
+        if exclude_self:
+            rows = np.arange(stop - start)
+            keys[rows, rows + start] = np.inf
+        out[start:stop] = smallest_k(keys, int(k))
+    return out
 
 
 def exact_values(X, bound: float = 1024.0) -> bool:
@@ -488,20 +498,8 @@ class KeyedIndex:
         self.n_features = n_features
 
     def kneighbors(self, Q: KeyedRows, k: int, *, exclude_self: bool = False):
-        m, n = Q.keys.shape[0], self.n_samples
-        if exclude_self and m != n:
-            raise ValueError(f"exclude_self needs the {n} training rows as "
-                             f"queries, got {m}")
-        block = max(1, min(_BLOCK_ROWS, (SEARCH_MEMORY_MIB << 20) // (8 * max(n, 1))))
-        out = np.empty((m, int(k)), dtype=np.intp)
-        for start in range(0, m, block):
-            stop = min(m, start + block)
-            keys = Q.keys[start:stop] + self.sq_norms
-            if exclude_self:
-                rows = np.arange(stop - start)
-                keys[rows, rows + start] = np.inf
-            out[start:stop] = smallest_k(keys, int(k))
-        return out
+        return _search(lambda a, b: Q.keys[a:b] + self.sq_norms, Q.keys.shape[0],
+                       self.n_samples, k, exclude_self)
 
 
 class NestedKeys:
