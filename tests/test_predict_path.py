@@ -105,18 +105,23 @@ def test_mlknn_path_with_a_generator_seed(yeast_fold):
         assert_array_equal(pred, ref_pred)
 
 
-@pytest.fixture
-def count_searches(monkeypatch):
-    """Count EuclideanIndex.kneighbors calls."""
+def _count_calls(monkeypatch, cls) -> list:
+    """A list that grows by one at each ``cls.kneighbors`` call."""
     calls = []
-    original = EuclideanIndex.kneighbors
+    original = cls.kneighbors
 
     def counted(self, *args, **kwargs):
         calls.append(1)
         return original(self, *args, **kwargs)
 
-    monkeypatch.setattr(EuclideanIndex, "kneighbors", counted)
+    monkeypatch.setattr(cls, "kneighbors", counted)
     return calls
+
+
+@pytest.fixture
+def count_searches(monkeypatch):
+    """Count EuclideanIndex.kneighbors calls."""
+    return _count_calls(monkeypatch, EuclideanIndex)
 
 
 @pytest.mark.parametrize(("name", "per_fit", "per_set"),
@@ -219,15 +224,7 @@ def keyed_searches(monkeypatch):
     """Count KeyedIndex.kneighbors calls (searches on accumulated keys)."""
     from mlfsbench.estimators.classifiers._base import KeyedIndex
 
-    calls = []
-    original = KeyedIndex.kneighbors
-
-    def counted(self, *args, **kwargs):
-        calls.append(1)
-        return original(self, *args, **kwargs)
-
-    monkeypatch.setattr(KeyedIndex, "kneighbors", counted)
-    return calls
+    return _count_calls(monkeypatch, KeyedIndex)
 
 
 @pytest.mark.parametrize("form", ["sparse", "dense"])
