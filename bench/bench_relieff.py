@@ -13,6 +13,10 @@ RF-LP take the sparse path for 0/1 features; the baseline is the same code's
 dense path (``cdist`` distances and dense ``|x_i - x_j|`` of every pair),
 measured in the same run. The weights must agree to 1e-10.
 
+Third part: on bibtex, RF-BR with rare classes taken from the distances to
+their members against the class masks of each row's distance order (the
+baseline, the same code with the switch off); bitwise equal scores.
+
 Usage::
 
     .venv/bin/python bench/bench_relieff.py [--shared PATH] [--repeats N]
@@ -50,6 +54,10 @@ def main(argv=None) -> int:
     add_shared_argument(parser, "emotions")
     parser.add_argument("--skip-binary", action="store_true",
                         help="skip the medical sparse-vs-dense part")
+    parser.add_argument("--skip-rare", action="store_true",
+                        help="skip the bibtex rare-class part")
+    parser.add_argument("--rare-samples", type=int, default=600,
+                        help="sampled rows of the bibtex part")
     parser.add_argument("--repeats", type=int, default=3,
                         help="timed repeats of RF-BR (best is kept)")
     args = parser.parse_args(argv)
@@ -93,7 +101,40 @@ def binary_part(args) -> int:
             print(f"FAIL: {name} scores differ by more than 1e-10", file=sys.stderr)
             status = 1
         print(f"speedup {name} sparse-path vs dense-path: {t_dense / t_fast:.1f}x")
-    return status
+    return status if args.skip_rare else status | rare_part(args)
+
+
+def rare_part(args) -> int:
+    """Rare BR classes from the distances vs from the order's class masks.
+
+    Bibtex (159 labels, most held by 1-2 % of the instances): RF-BR on the
+    first 90 % of the rows, ``--rare-samples`` sampled rows (seed 0). The
+    baseline is the same code with ``_GATHER_PATH`` off (every class found
+    by masking a prefix of each row's distance order, as before
+    2026-11-25); the scores must be equal bit for bit.
+    """
+    ds = load_shared(args.shared, "bibtex")
+    n = int(0.9 * ds.X.shape[0])
+    X, Y = ds.X[:n], ds.Y[:n]
+    sel = ReliefFBR(n_samples=args.rare_samples, random_state=0)
+    print(f"bibtex: {n} samples x {X.shape[1]} binary features, {Y.shape[1]} "
+          f"labels, {args.rare_samples} sampled")
+    t_fast, fast = best_time(lambda: ReliefFBR(**sel.get_params()).fit(X, Y),
+                             args.repeats)
+    _relief._GATHER_PATH = False
+    try:
+        t_mask, mask = best_time(lambda: ReliefFBR(**sel.get_params()).fit(X, Y),
+                                 args.repeats)
+    finally:
+        _relief._GATHER_PATH = True
+    same = np.array_equal(fast.relief_, mask.relief_)
+    print(f"rf-br: rare classes from distances {t_fast:.3f} s, from masks "
+          f"{t_mask:.3f} s, scores bitwise equal: {same}")
+    if not same:
+        print("FAIL: the rare-class path changed the scores", file=sys.stderr)
+        return 1
+    print(f"speedup rf-br rare-from-distances vs masks: {t_mask / t_fast:.2f}x")
+    return 0
 
 
 if __name__ == "__main__":
