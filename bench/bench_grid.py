@@ -20,7 +20,11 @@ that is the loop as the workflow ran it until 2026-11-24. Measured
 2026-11-25 (best of 2, 1 thread, machine to itself): ML-kNN's path against
 that loop 1.95x on yeast, 2.29x on enron, 5.28x on bibtex, 10.6x on medical
 (against the loop with the new search: 1.36-1.58x); BRkNN-b's 2.36x, 2.51x,
-5.50x, 11.0x. The outputs equal the old loop's except where equal distances
+5.50x, 11.0x. With the keys of binary features accumulated along the path
+(``NestedKeys``, same day, best of 2, machine to itself): ML-kNN against the
+loop with the new search 1.52x on yeast (continuous: unchanged), 1.95x on
+enron, 1.77x on medical, 1.90x on bibtex; against the old loop 1.93x,
+2.90x, 11.65x, 7.67x. The outputs equal the old loop's except where equal distances
 were kept in another order (99.97 % of ML-kNN's predictions on bibtex, 98.6 %
 on enron).
 
