@@ -265,3 +265,48 @@ def test_transform_batch_equals_each_fold_alone(files, tmp_path):
                                              if k.startswith(f"{fold}/"))
             for k in z.files:
                 np.testing.assert_array_equal(batch[f"{fold}/{k}"], z[k])
+
+
+def _worker_pid(i):
+    import os
+
+    return os.getpid()
+
+
+def _die(i):
+    import os
+
+    if i == 1:
+        os._exit(3)
+    return i
+
+
+def _blas_threads(i):
+    from threadpoolctl import threadpool_info
+
+    return sorted({p["num_threads"] for p in threadpool_info()})
+
+
+def test_map_runs_items_in_workers_in_order():
+    import os
+    import sys
+
+    assert stages._map(abs, [(-3,), (2,), (-1,)], 2) == [3, 2, 1]
+    pids = stages._map(_worker_pid, [(0,), (1,), (2,), (3,)], 2)
+    assert os.getpid() not in pids
+    if sys.platform.startswith("linux"):  # forked workers: one BLAS thread each
+        assert stages._map(_blas_threads, [(0,), (1,)], 2) == [[1], [1]]
+    # one item or one thread: in this process, no worker
+    assert stages._map(_worker_pid, [(0,)], 2) == [os.getpid()]
+    assert stages._map(_worker_pid, [(0,), (1,)], 1) == [os.getpid()] * 2
+
+
+def test_map_fails_when_a_worker_dies():
+    """A killed worker (out of memory) fails the job instead of hanging it."""
+    import sys
+    from concurrent.futures.process import BrokenProcessPool
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("forked workers on Linux only")
+    with pytest.raises(BrokenProcessPool):
+        stages._map(_die, [(0,), (1,), (2,)], 2)

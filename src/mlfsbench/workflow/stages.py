@@ -40,7 +40,9 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import sys
 import time
+import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -541,19 +543,28 @@ def fold_batches(n: int, size: int | None = None) -> list[str]:
     return [f"folds{i}-{min(i + size, n) - 1}" for i in range(0, n, size)]
 
 
-def _map(func, items: list[tuple], threads: int) -> list:
+def _map(func, items: list[tuple], threads: int, *,
+         preload: Sequence[str] = (), dataset: PathLike | None = None) -> list:
     """``[func(*item) for item in items]``, in ``threads`` worker processes.
 
-    The job's ``threads`` also bound the native thread pools (OpenMP of
-    scikit-learn's neighbour searches, BLAS): a worker gets its share, and so
-    does the job's own process when the items run in it. Left alone, the
-    pools oversubscribe the cores: Snakemake runs a script with
-    ``OMP_NUM_THREADS`` and the BLAS variables set to the job's threads, which
-    joblib keeps in every worker (two workers of two threads each on a
-    2-thread job), and a process of its own starts one thread per core beside
+    The job's ``threads`` also bound the native thread pools (BLAS, OpenMP):
+    a worker gets its share, and so does the job's own process when the
+    items run in it. Left alone, the pools oversubscribe the cores: Snakemake
+    runs a script with ``OMP_NUM_THREADS`` and the BLAS variables set to the
+    job's threads, and a process of its own starts one thread per core beside
     the other jobs (ML-kNN's path over 51 feature counts on a yeast fold:
     5.6 s instead of 2.4 s). The thread count can also change the last bits
     of BLAS sums, so fixing it keeps reruns bitwise identical.
+
+    On Linux the workers are forked from the job's process after it has
+    imported ``preload`` (the modules the items use) and loaded ``dataset``
+    (:func:`_load_once`), so they start with both instead of starting Python
+    and importing numpy, scikit-learn and the package again, which spawned
+    workers (joblib's default) do in every job: 1-2 s of each job's wall
+    time, in a run of 400 batch jobs (docs/cluster.md). Elsewhere, where
+    forking a process that has loaded a BLAS is not safe (macOS), the workers
+    are joblib's spawned ones. A worker that dies (out of memory, killed)
+    fails the job with an error instead of hanging it.
     """
     from threadpoolctl import threadpool_limits
 
@@ -561,11 +572,37 @@ def _map(func, items: list[tuple], threads: int) -> list:
     if threads == 1 or len(items) <= 1:
         with threadpool_limits(limits=threads):
             return [func(*item) for item in items]
-    from joblib import Parallel, delayed, parallel_config
-
     n_jobs = min(threads, len(items))
-    with parallel_config(backend="loky", inner_max_num_threads=threads // n_jobs):
-        return Parallel(n_jobs=n_jobs)(delayed(func)(*item) for item in items)
+    inner = max(1, threads // n_jobs)
+    if not sys.platform.startswith("linux"):
+        from joblib import Parallel, delayed, parallel_config
+
+        with parallel_config(backend="loky", inner_max_num_threads=inner):
+            return Parallel(n_jobs=n_jobs)(delayed(func)(*item) for item in items)
+    import importlib
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    for module in preload:
+        importlib.import_module(module)
+    if dataset is not None:
+        _load_once(dataset)
+    with warnings.catch_warnings():
+        # Python >= 3.12 warns when a process with threads (BLAS's idle
+        # pool) forks; the workers only compute and return, in order.
+        warnings.filterwarnings("ignore", category=DeprecationWarning,
+                                message=".*fork.*")
+        with ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_limit_threads, initargs=(inner,)) as pool:
+            futures = [pool.submit(func, *item) for item in items]
+            return [f.result() for f in futures]
+
+
+def _limit_threads(n: int) -> None:
+    """A forked worker's native thread pools: ``n`` threads each, for its life."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=n)
 
 
 def _fold_seed(seed: int, keys: dict[str, Any], fold: int, method_key: str) -> int:
@@ -623,7 +660,8 @@ def select_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int],
     seeds = [_fold_seed(seed, keys, f, "selector") for f in folds]
     records = _map(_select_one, [(dataset, split_file, f, discretized, method,
                                   params, s) for f, s in zip(folds, seeds,
-                                                             strict=True)], threads)
+                                                             strict=True)], threads,
+                   preload=("mlfsbench.estimators.selectors",), dataset=dataset)
     for fold, fold_seed, record in zip(folds, seeds, records, strict=True):
         record.update(keys, fold=int(fold), seed=fold_seed)
         log.info("%s on %s fold %d: %.3f s", method, keys["dataset"], fold,
@@ -681,7 +719,8 @@ def classify_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int]
     seeds = [_fold_seed(seed, keys, f, "classifier") for f in folds]
     results = _map(_classify_one, [
         (dataset, split_file, f, records[f], codes, classifier, params, grid, s,
-         predictions_dir) for f, s in zip(folds, seeds, strict=True)], threads)
+         predictions_dir) for f, s in zip(folds, seeds, strict=True)], threads,
+        preload=("mlfsbench.estimators.classifiers",), dataset=dataset)
     rows = [(keys["dataset"], keys["split"], int(fold), keys["selector"],
              keys["classifier"], *row)
             for fold, fold_rows in zip(folds, results, strict=True)
