@@ -273,3 +273,26 @@ def test_exact_values():
     assert not exact_values(np.array([[0.1, 1.0]]))
     assert exact_values(sp.csr_matrix((2, 3)))
     assert not exact_values(sp.csr_matrix(np.array([[0.0, 2.5]])))
+
+
+@pytest.mark.parametrize("bound", [10.0, np.inf])
+def test_keyed_index_orders_by_key_then_column(bound):
+    """Integer keys crowded with ties: the (key * n + column) search and the
+    plain one (a bound too large for it) both return the stable-sort order
+    of the keys, own row excluded in the leave-one-out search."""
+    from mlfsbench.estimators.classifiers._base import KeyedIndex, KeyedRows
+
+    rng = np.random.default_rng(5)
+    n, m = 300, 40
+    sq = rng.integers(0, 3, n).astype(float)
+    index = KeyedIndex(sq, 4, bound=bound)
+    assert index._scale == (n if bound < 100 else 1.0)
+    train = KeyedRows(rng.integers(-2, 1, (n, n)).astype(float) * 2, index)
+    test = KeyedRows(rng.integers(-2, 1, (m, n)).astype(float) * 2, index)
+    ref = test.keys + sq
+    assert_array_equal(index.kneighbors(test, 7),
+                       np.argsort(ref, axis=1, kind="stable")[:, :7])
+    loo = train.keys + sq
+    np.fill_diagonal(loo, np.inf)
+    assert_array_equal(index.kneighbors(train, 5, exclude_self=True),
+                       np.argsort(loo, axis=1, kind="stable")[:, :5])
