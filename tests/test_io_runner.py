@@ -180,3 +180,30 @@ def test_snakemake_acts_on_sigint_when_the_runner_ignores_it(tmp_path, monkeypat
     finally:
         signal.signal(signal.SIGINT, previous)
     assert report.read_text() == "default_int_handler"
+
+
+@pytest.mark.parametrize(("args", "added"), [
+    (["--cores", "2"], ["--max-threads", "1"]),
+    (["--cores", "2", "--max-threads", "2"], []),
+    (["--cores", "2", "--max-threads=2"], []),
+    (["--profile", "profiles/slurm"], []),
+    (["--executor", "slurm", "-j", "50"], []),
+    (["--cores", "4", "--set-threads", "classify=2"], []),
+])
+def test_one_thread_per_job_on_one_machine(tmp_path, monkeypatch, args, added):
+    """Jobs run one fold at a time, as many jobs as cores, unless the
+    arguments set a job's threads or run on a cluster."""
+    import json
+
+    seen = tmp_path / "argv.json"
+    exe = tmp_path / "fake.py"
+    exe.write_text("import json, sys\n"
+                   "if '--unlock' not in sys.argv:\n"
+                   f"    json.dump(sys.argv[1:], open({str(seen)!r}, 'w'))\n")
+    monkeypatch.setattr("mlfsbench.workflow.runner._snakemake_cmd",
+                        lambda: [sys.executable, str(exe)])
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "Snakefile").write_text("")
+    assert run(args, workdir=work) == 0
+    assert json.loads(seen.read_text()) == ["--rerun-incomplete", *added, *args]
