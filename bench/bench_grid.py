@@ -24,9 +24,12 @@ that loop 1.95x on yeast, 2.29x on enron, 5.28x on bibtex, 10.6x on medical
 (``NestedKeys``, same day, best of 2, machine to itself): ML-kNN against the
 loop with the new search 1.52x on yeast (continuous: unchanged), 1.95x on
 enron, 1.77x on medical, 1.90x on bibtex; against the old loop 1.93x,
-2.90x, 11.65x, 7.67x. The outputs equal the old loop's except where equal distances
-were kept in another order (99.97 % of ML-kNN's predictions on bibtex, 98.6 %
-on enron).
+2.90x, 11.65x, 7.67x. After the faster candidate counting of
+``smallest_k`` and the integer keys of exact features (2026-11-25, best of 2,
+machine to itself): ML-kNN's path 2.31x on yeast and 4.03x on bibtex against
+the old loop, 1.49x and 3.03x against the loop with the new search. The
+outputs equal the old loop's except where equal distances were kept in
+another order (99.97 % of ML-kNN's predictions on bibtex, 98.6 % on enron).
 
 Both run in the same process, one BLAS/OpenMP thread, best of ``--repeats``
 (the order alternates between repeats: loop first, then path first); the
