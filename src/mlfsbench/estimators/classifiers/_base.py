@@ -521,13 +521,13 @@ class KeyedIndex:
         self.sq_norms = sq_norms
         self.n_samples = n = sq_norms.shape[0]
         self.n_features = n_features
-        self._scale = float(n) if (bound + 1.0) * n < 2.0 ** 52 else 1.0
+        scaled = (bound + 1.0) * n < 2.0 ** 52
+        self._scale = float(n) if scaled else 1.0
         # |t|^2 * n + t's index: exact integers below 2**52
-        self._offsets = (sq_norms * self._scale + np.arange(n) if self._scale > 1.0
-                         else sq_norms)
+        self._offsets = sq_norms * self._scale + (np.arange(n) if scaled else 0.0)
 
     def _block(self, Q: KeyedRows, a: int, b: int) -> np.ndarray:
-        keys = Q.keys[a:b] * self._scale if self._scale > 1.0 else Q.keys[a:b].copy()
+        keys = Q.keys[a:b] * self._scale  # a new array (exact: * 1.0 or * n)
         keys += self._offsets
         return keys
 
