@@ -20,9 +20,12 @@ and is never densified as a whole.
 
 from __future__ import annotations
 
+import bz2
+import gzip
 import os
 import re
 import warnings
+import zlib
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -293,23 +296,127 @@ def _to_attribute(name: str, type_: str | list[str]) -> _Attribute:
     return _Attribute(unescape_name(name), "numeric")
 
 
-def _read_arff(path: PathLike) -> _RawArff:
-    """Parse one dense or sparse ARFF file.
+def read_arff_text(path: PathLike) -> str:
+    """The text of an ARFF file as Weka reads it.
+
+    A file is decompressed when its name ends in ``.gz`` or ``.bz2`` or its
+    content starts with the gzip or bzip2 magic bytes (MEKA ships
+    ``.arff.bz2``); the bytes are decoded as UTF-8 (a byte-order mark
+    dropped) or, when they are not valid UTF-8, as latin-1; line ends become
+    ``\\n``.
 
     Raises
     ------
     DataFormatError
-        If the file cannot be read or parsed; the message names the file.
+        If the file cannot be read or decompressed; the message names it.
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        data = path.read_bytes()
+        name = path.name.lower()
+        if name.endswith(".gz") or data[:2] == b"\x1f\x8b":
+            data = gzip.decompress(data)
+        elif name.endswith(".bz2") or data[:3] == b"BZh":
+            data = bz2.decompress(data)
+    except (OSError, EOFError, ValueError, zlib.error) as exc:
         raise DataFormatError(f"{path}: cannot read ARFF file ({exc})") from exc
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+_RE_INTEGER_TYPE = re.compile(r"(\s)integer(\s*)$", re.IGNORECASE)
+_RE_DATA_LINE = re.compile(r"^[ \t]*@data", re.IGNORECASE | re.MULTILINE)
+
+
+def _integer_as_real(text: str) -> str:
+    """``text`` with every ``integer`` attribute declared ``real``.
+
+    liac-arff reads ``integer`` values with ``int(float(x))``: 0.8 becomes 0,
+    and ``nan`` leaves the rest of its row undecoded. Weka keeps the real
+    value; so do we (a label must still be 0 or 1, see :func:`load_mulan`).
+    """
+    match = _RE_DATA_LINE.search(text)
+    end = match.start() if match else len(text)
+    lines = text[:end].split("\n")
+    changed = False
+    for i, line in enumerate(lines):
+        if (line.lstrip()[:10].lower().startswith("@attribute")
+                and _RE_INTEGER_TYPE.search(line)):
+            lines[i] = _RE_INTEGER_TYPE.sub(r"\1real\2", line)
+            changed = True
+    return "\n".join(lines) + text[end:] if changed else text
+
+
+def _data_line_numbers(lines: list[str]) -> list[int]:
+    """The line number of each instance (the data lines liac-arff reads) of
+    a file split into ``lines``."""
+    numbers, in_data = [], False
+    for i, line in enumerate(lines, start=1):
+        line = line.strip()
+        if in_data:
+            if line and not line.startswith("%"):
+                numbers.append(i)
+        elif line[:5].lower() == "@data":
+            in_data = True
+    return numbers
+
+
+_RE_NAN_TOKEN = re.compile(r"(?:^|[,{\s])[+-]?nan\s*(?:$|[,}])",
+                           re.IGNORECASE | re.MULTILINE)
+
+
+def _check_finite(R: Matrix, text: str, attributes: list[_Attribute],
+                  source: Path) -> None:
+    """Reject ``inf`` and a written ``nan`` in a numeric attribute, naming
+    the file, line and attribute (``?`` is the missing value)."""
+    values = R.data if sp.issparse(R) else R.ravel()
+    bad = np.isinf(values)
+    nan = np.isnan(values)
+    if nan.any() and _RE_NAN_TOKEN.search(text):  # else every NaN is a "?"
+        bad |= nan
+    if not bad.any():
+        return
+    if sp.issparse(R):
+        rows = np.repeat(np.arange(R.shape[0]), np.diff(R.indptr))
+        cols = R.indices
+    else:
+        rows, cols = np.divmod(np.arange(values.size), R.shape[1])
+    lines = text.split("\n")
+    numbers = _data_line_numbers(lines)
+    parsed: dict[int, list | dict] = {}
+    for k in np.flatnonzero(bad):
+        line, j = numbers[rows[k]], int(cols[k])
+        if line not in parsed:
+            parsed[line] = arff._parse_values(lines[line - 1].strip())
+        row = parsed[line]
+        token = row.get(j) if isinstance(row, dict) else row[j]
+        if token is None:  # a "?"
+            continue
+        what = "an infinite value" if np.isinf(values[k]) else "a NaN"
+        raise DataFormatError(
+            f"{source}: line {line}: attribute {attributes[j].name!r} has "
+            f"{what} ({token!r}); write ? for a missing value"
+        )
+
+
+def _read_arff(path: PathLike) -> _RawArff:
+    """Parse one dense or sparse ARFF file (see :func:`read_arff_text`).
+
+    Raises
+    ------
+    DataFormatError
+        If the file cannot be read or parsed, or a numeric value is infinite
+        or a written ``nan``; the message names the file.
+    """
+    path = Path(path)
+    text = read_arff_text(path)
     first, n = _data_lines(text)
     sparse = first.startswith("{")
     try:
-        obj = arff.loads(text, encode_nominal=True,
+        obj = arff.loads(_integer_as_real(text), encode_nominal=True,
                          return_type=arff.COO if sparse else arff.DENSE)
     except (arff.ArffException, ValueError, TypeError, KeyError) as exc:
         raise DataFormatError(
@@ -330,7 +437,15 @@ def _read_arff(path: PathLike) -> _RawArff:
         R, strings = _sparse_values(obj["data"], (n, len(attributes)), string_cols)
     else:
         R, strings = _dense_values(obj["data"], len(attributes), string_cols)
+    _check_finite(R, text, attributes, path)
     return _RawArff(str(path), obj["relation"], attributes, R, strings)
+
+
+def instance_line(path: PathLike, i: int) -> int | None:
+    """The line number of instance ``i`` (from 0) of an ARFF file, for
+    messages; ``None`` if the file has fewer instances."""
+    lines = _data_line_numbers(read_arff_text(path).split("\n"))
+    return lines[i] if 0 <= i < len(lines) else None
 
 
 def _dense_values(rows: list[list], d: int, string_cols: list[int]):
@@ -563,9 +678,11 @@ def _label_matrix(raw: _RawArff, label_idx: list[int]) -> np.ndarray:
             continue
         bad = np.flatnonzero((v != 0) & (v != 1))
         if bad.size:
+            line = instance_line(raw.source, int(bad[0]))
+            at = f" (line {line})" if line else ""
             raise DataFormatError(
                 f"{raw.source}: label {attr.name!r} has value {v[bad[0]]:g} "
-                f"in instance {bad[0] + 1}; expected 0 or 1 (for multi-target "
+                f"in instance {bad[0] + 1}{at}; expected 0 or 1 (for multi-target "
                 f"regression data give the number of targets: targets=N, "
                 f"CLI --targets N, the datasets table's targets column)"
             )
@@ -727,7 +844,8 @@ def _as_path_list(arff_paths: PathLike | Sequence[PathLike]) -> list[Path]:
 
 
 def _default_name(path: Path) -> str:
-    stem = path.stem
+    stem = path.stem if path.suffix.lower() in (".gz", ".bz2") else path.name
+    stem = Path(stem).stem
     for suffix in ("-train", "-test", "_train", "_test"):
         if stem.endswith(suffix):
             return stem[: -len(suffix)]
@@ -808,6 +926,10 @@ def load_mulan(
         raise ValueError(f"missing must be one of {MISSING_MODES}, got {missing!r}")
     paths = _as_path_list(arff_paths)
     raws = [_read_arff(p) for p in paths]
+    for raw in raws:
+        if raw.n == 0:
+            raise DataFormatError(f"{raw.source}: no instances (the @data "
+                                  f"section is empty)")
     _check_same_header(raws)
     first = raws[0]
     if targets is not None:
