@@ -125,3 +125,41 @@ def test_corrupt_gzip_names_the_file(tmp_path):
     path = _write(tmp_path, "t.arff.gz", gzip.compress(LATIN.encode())[:30])
     with pytest.raises(DataFormatError, match=r"t\.arff\.gz: cannot read"):
         load_mulan(path)
+
+
+# --------------------------------------------------------------- parameters
+def test_s2_fraction_one_stays_a_fraction_in_the_workflow():
+    from mlfsbench.workflow.config import cache_id, entry_params, normalize_params
+
+    assert normalize_params("lee2016", {"n_labels": 1.0}) == {"n_labels": 1.0}
+    assert isinstance(normalize_params("lee2016", {"n_labels": 1.0})["n_labels"],
+                      float)
+    assert isinstance(normalize_params("lee2016", {"n_labels": 0.0})["n_labels"],
+                      float)
+    assert isinstance(normalize_params("lee2016", {"n_labels": 1})["n_labels"], int)
+    fraction = {"name": "lee2016", "params": {"n_labels": 1.0}}
+    count = {"name": "lee2016", "params": {"n_labels": 1}}
+    assert entry_params(fraction, "d") == {"n_labels": 1.0}
+    assert cache_id(fraction, "d", "selector") != cache_id(count, "d", "selector")
+    # No ambiguity: s is a real (ML-kNN's smoothing), k a count.
+    assert normalize_params("mlknn", {"k": 10.0, "s": 1}) == {"k": 10, "s": 1.0}
+
+
+def test_s2_cli_and_workflow_agree_on_a_fraction(capsys, shared_datasets):
+    import json
+
+    from mlfsbench.cli import main
+    from mlfsbench.workflow.config import entry_params
+
+    folder = shared_datasets / "multi-label" / "emotions"
+    base = ["select", str(folder / "emotions.arff"), "--xml",
+            str(folder / "emotions.xml"), "--method", "lee2016", "--json"]
+    rankings = {}
+    for value in ("1.0", "6", "1"):
+        assert main([*base, "--param", f"n_labels={value}"]) == 0
+        rankings[value] = json.loads(capsys.readouterr().out)["ranking"]
+    # 1.0 is every label (all 6 of emotions), 1 is one label.
+    assert rankings["1.0"] == rankings["6"] != rankings["1"]
+    params = entry_params({"name": "lee2016", "params": {"n_labels": 1.0}}, "d")
+    assert main([*base, "--param", f"n_labels={params['n_labels']!r}"]) == 0
+    assert json.loads(capsys.readouterr().out)["ranking"] == rankings["6"]

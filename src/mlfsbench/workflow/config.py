@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import numbers
 import re
 from importlib.resources import files
 from typing import Any
@@ -81,18 +82,39 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _int_and_float_differ(cls: type | None, key: str) -> bool:
+    """Whether parameter ``key`` of ``cls`` gives an int and a float different
+    meanings: its scikit-learn ``_parameter_constraints`` accept both an
+    integer interval and a real one (lee2016's ``n_labels``: 1 is one label,
+    1.0 every label)."""
+    kinds = set()
+    for constraint in getattr(cls, "_parameter_constraints", {}).get(key, []):
+        kind = getattr(constraint, "type", constraint)
+        if not isinstance(kind, type) or kind is bool:
+            continue
+        if issubclass(kind, numbers.Integral):
+            kinds.add("int")
+        elif issubclass(kind, numbers.Real):
+            kinds.add("float")
+    return kinds == {"int", "float"}
+
+
 def normalize_params(name: str, params: dict[str, Any] | None) -> dict[str, Any]:
     """``params`` of estimator ``name`` with one spelling per number.
 
-    A number whose parameter defaults to a float becomes a float (``s: 1`` is
-    ``s: 1.0``, ML-kNN's default); any other integral float becomes an int
-    (``k: 10.0`` is ``k: 10``). Identifiers and rule parameters see only the
-    normalised values, so such an edit neither renames a method nor reruns
-    its jobs. The direction follows the defaults so that the identifiers of
-    the shipped configs (``mlknn`` with ``s: 1.0``) did not change.
+    A number whose int and float meanings differ (:func:`_int_and_float_differ`,
+    e.g. a count or a fraction) keeps its type. Otherwise a number whose
+    parameter defaults to a float becomes a float (``s: 1`` is ``s: 1.0``,
+    ML-kNN's default) and any other integral float an int (``k: 10.0`` is
+    ``k: 10``). Identifiers and rule parameters see only the normalised
+    values, so such an edit neither renames a method nor reruns its jobs.
+    The direction follows the defaults so that the identifiers of the shipped
+    configs (``mlknn`` with ``s: 1.0``) did not change.
 
     >>> normalize_params("mlknn", {"k": 10.0, "s": 1})
     {'k': 10, 's': 1.0}
+    >>> normalize_params("lee2016", {"n_labels": 1.0})
+    {'n_labels': 1.0}
     """
     if not params:
         return dict(params or {})
@@ -100,9 +122,11 @@ def normalize_params(name: str, params: dict[str, Any] | None) -> dict[str, Any]
     defaults = registry.parameters(cls) if cls is not None else {}
     out = {}
     for key, value in params.items():
-        if _is_number(value) and isinstance(value, float) and not value.is_integer():
+        if not _is_number(value) or _int_and_float_differ(cls, key):
             out[key] = value
-        elif _is_number(value) and isinstance(defaults.get(key), float):
+        elif isinstance(value, float) and not value.is_integer():
+            out[key] = value
+        elif isinstance(defaults.get(key), float):
             out[key] = float(value)
         elif isinstance(value, float) and value.is_integer():
             out[key] = int(value)
