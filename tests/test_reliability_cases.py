@@ -163,3 +163,136 @@ def test_s2_cli_and_workflow_agree_on_a_fraction(capsys, shared_datasets):
     params = entry_params({"name": "lee2016", "params": {"n_labels": 1.0}}, "d")
     assert main([*base, "--param", f"n_labels={params['n_labels']!r}"]) == 0
     assert json.loads(capsys.readouterr().out)["ranking"] == rankings["6"]
+
+
+# ------------------------------------------------------------------ configs
+DUPLICATE_SELECTORS = """datasets_table: config/datasets.tsv
+experiments:
+  tiny:
+    datasets: [emotions]
+    splits:
+      cv2: {type: kfold, k: 2}
+    selectors:
+      - name: mim-br
+    classifiers:
+      - name: mlknn
+    selectors:
+      - name: ppt-mi
+    n_features: [1, all]
+"""
+
+
+def test_s4_repeated_key_in_the_config_file_names_both_lines(tmp_path):
+    from mlfsbench.workflow.config import check_config_file
+
+    path = _write(tmp_path, "dup.yaml", DUPLICATE_SELECTORS)
+    import yaml
+
+    config = yaml.safe_load(DUPLICATE_SELECTORS)  # what Snakemake loads
+    with pytest.raises(ValueError,
+                       match=r"dup\.yaml: line 11: key 'selectors' repeats line 7"):
+        check_config_file(config, str(path))
+
+
+def test_s4_repeated_experiment_in_an_experiment_file(tmp_path):
+    from mlfsbench.workflow.config import load_experiment_files
+
+    body = DUPLICATE_SELECTORS.split("experiments:\n", 1)[1]
+    body = body.replace("    selectors:\n      - name: ppt-mi\n", "")
+    path = _write(tmp_path, "x.yaml", "experiments:\n" + body + body)
+    with pytest.raises(ValueError, match=r"x\.yaml: line 11: key 'tiny' repeats "
+                                         r"line 2"):
+        load_experiment_files({"experiment_files": [str(path)]})
+
+
+def test_s4_repeated_key_in_a_claims_file(tmp_path):
+    from mlfsbench.data import read_datasets_table
+    from mlfsbench.workflow.config import check_experiment
+    from mlfsbench.yamlfile import load_yaml_text
+
+    from .conftest import REPO_ROOT
+
+    claims = _write(tmp_path, "c.claims.yaml", "study: s\nclaims: []\nstudy: t\n")
+    experiment = load_yaml_text(DUPLICATE_SELECTORS.replace(
+        "    selectors:\n      - name: ppt-mi\n", ""), "t")["experiments"]["tiny"]
+    experiment["claims"] = str(claims)
+    table = {s.name: s for s in read_datasets_table(REPO_ROOT / "config" /
+                                                    "datasets.tsv")}
+    with pytest.raises(ValueError, match=r"c\.claims\.yaml: line 3: key 'study'"):
+        check_experiment("tiny", experiment, table)
+
+
+def test_s4_runner_rejects_a_repeated_key_before_snakemake(tmp_path):
+    from mlfsbench.workflow.runner import run
+
+    (tmp_path / "Snakefile").write_text("")
+    _write(tmp_path, "dup.yaml", DUPLICATE_SELECTORS)
+    with pytest.raises(ValueError, match=r"^dup\.yaml: line 11: key 'selectors'"):
+        run(["--cores", "1", "--configfile", "dup.yaml"], workdir=tmp_path)
+
+
+def _config(**split):
+    from mlfsbench.yamlfile import load_yaml_text
+
+    config = load_yaml_text(DUPLICATE_SELECTORS.replace(
+        "    selectors:\n      - name: ppt-mi\n", ""), "t")
+    if split:
+        config["experiments"]["tiny"]["splits"]["cv2"] = split
+    return config
+
+
+@pytest.mark.parametrize(("split", "message"), [
+    ({"type": "kfold", "k": 1},
+     r"experiments\.tiny\.splits\.cv2\.k: 1 is less than the minimum of 2"),
+    ({"type": "kfold", "k": 2, "seed": -1},
+     r"experiments\.tiny\.splits\.cv2\.seed: -1 is less than the minimum of 0"),
+    ({"type": "holdout", "test_size": 0, "repeats": 2},
+     r"experiments\.tiny\.splits\.cv2\.test_size: 0 is less than or equal to"),
+    ({"type": "holdout", "test_size": 1, "repeats": 2},
+     r"experiments\.tiny\.splits\.cv2\.test_size: 1 is greater than or equal to"),
+    ({"type": "kfold"}, r"experiments\.tiny\.splits\.cv2: 'k' is a required"),
+    ({"type": "loo"}, r"experiments\.tiny\.splits\.cv2\.type: 'loo' is not one of "
+                      r"kfold, holdout, given"),
+])
+def test_u7_split_errors_are_specific(split, message):
+    from mlfsbench.workflow.config import check_config
+
+    with pytest.raises(ValueError, match=r"^c\.yaml: " + message):
+        check_config(_config(**split), "c.yaml")
+
+
+@pytest.mark.parametrize(("key", "name", "suggestion"), [
+    ("selectors", "mim_br", "mim-br"),
+    ("selectors", "mimbr", "mim-br"),
+    ("classifiers", "ml-knn", "mlknn"),
+    ("classifiers", "MLkNN", "mlknn"),
+])
+def test_u7_misspelt_method_names_get_a_suggestion(key, name, suggestion):
+    from mlfsbench.workflow.config import check_config, check_methods
+
+    config = _config()
+    config["experiments"]["tiny"][key][0]["name"] = name
+    with pytest.raises(ValueError, match=rf"{name!r}.*did you mean '{suggestion}'"):
+        check_config(config, "c.yaml")
+        check_methods(config["experiments"]["tiny"])
+
+
+def test_u7_cli_suggests_a_method_name(capsys, shared_datasets):
+    from mlfsbench.cli import main
+
+    folder = shared_datasets / "multi-label" / "emotions"
+    assert main(["select", str(folder / "emotions.arff"), "--xml",
+                 str(folder / "emotions.xml"), "--method", "mimbr"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "unknown selector 'mimbr'; did you mean 'mim-br'?" in err
+
+
+def test_experiment_named_shared_is_refused():
+    from mlfsbench.workflow.config import check_config
+
+    config = _config()
+    config["experiments"]["shared"] = config["experiments"].pop("tiny")
+    with pytest.raises(ValueError, match=r"c\.yaml: experiment 'shared'.*results/"
+                                         r"shared"):
+        check_config(config, "c.yaml")

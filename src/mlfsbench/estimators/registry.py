@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.metadata
 import inspect
@@ -116,9 +117,27 @@ def get(kind: str, name: str) -> type:
     _load_builtins(kind)
     try:
         return _REGISTRY[kind][name]
-    except KeyError:
+    except (KeyError, TypeError):
         known = ", ".join(sorted(_REGISTRY[kind])) or "none"
-        raise KeyError(f"unknown {kind} {name!r}; registered: {known}") from None
+        close = similar_names(str(name), sorted(_REGISTRY[kind]))
+        hint = f"did you mean {' or '.join(map(repr, close))}? " if close else ""
+        raise KeyError(f"unknown {kind} {name!r}; {hint}registered: {known}") from None
+
+
+def similar_names(name: str, known: list[str]) -> list[str]:
+    """Names of ``known`` that ``name`` probably means: equal up to case and
+    punctuation (``mim_br``, ``MLkNN``), else close by :mod:`difflib`.
+
+    >>> similar_names("mimbr", ["mim-br", "mim-lp", "mlknn"])
+    ['mim-br']
+    >>> similar_names("ml-knn", ["mim-br", "mlknn"])
+    ['mlknn']
+    """
+    def plain(text: str) -> str:
+        return re.sub(r"[^a-z0-9]", "", text.lower())
+
+    same = [k for k in known if plain(k) == plain(name)]
+    return same or difflib.get_close_matches(name.lower(), known, n=3, cutoff=0.75)
 
 
 def parameters(cls: type) -> dict[str, Any]:

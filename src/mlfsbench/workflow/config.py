@@ -32,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import numbers
+import os
 import re
 from importlib.resources import files
 from typing import Any
@@ -39,6 +40,7 @@ from typing import Any
 import yaml
 
 from mlfsbench.estimators import registry
+from mlfsbench.yamlfile import load_yaml_file
 
 CONFIG_SCHEMA = files("mlfsbench.workflow") / "schemas" / "config.schema.yaml"
 """The JSON schema of an experiment config (package data)."""
@@ -251,10 +253,13 @@ def load_experiment_files(config: dict[str, Any]) -> dict[str, Any]:
     origin = {name: "the config" for name in experiments}
     for path in config.get("experiment_files") or []:
         try:
-            with open(path, encoding="utf-8") as fh:
-                data = yaml.safe_load(fh) or {}
+            data = load_yaml_file(path) or {}
         except OSError as exc:
             raise ValueError(f"experiment file {path}: {exc.strerror}") from None
+        except yaml.YAMLError as exc:
+            raise ValueError(f"experiment file {path}: invalid YAML ({exc})") from None
+        if not isinstance(data, dict):
+            raise ValueError(f"experiment file {path}: no 'experiments' mapping")
         if not isinstance(data.get("experiments"), dict):
             raise ValueError(f"experiment file {path}: no 'experiments' mapping")
         for name, experiment in data["experiments"].items():
@@ -275,6 +280,13 @@ def check_experiment(name: str, experiment: dict[str, Any],
     Raises ValueError naming the experiment and the problem.
     """
     where = f"experiment {name!r}"
+    claims = experiment.get("claims")
+    if claims and os.path.isfile(claims):
+        try:
+            load_yaml_file(claims)
+        except yaml.YAMLError as exc:
+            raise ValueError(f"{where}: claims file {claims}: invalid YAML "
+                             f"({exc})") from None
     for dataset in experiment["datasets"]:
         if dataset not in table:
             raise ValueError(
@@ -390,13 +402,95 @@ def check_control(name: str, experiment: dict[str, Any]) -> None:
         )
 
 
+#: Experiment names that the workflow's own folders take (``results/shared/``
+#: holds the cache shared by every experiment).
+RESERVED_EXPERIMENTS = ("shared",)
+
+
 def check_config(config: dict[str, Any], source: str) -> None:
-    """A config must define at least one experiment; ``source`` names it."""
+    """A config must define at least one experiment, none with a reserved
+    name, and match the schema; ``source`` names it.
+
+    Schema violations are reported one at a time with their place in the
+    config and a specific message (:func:`schema_problem`), before
+    Snakemake's own validation (which reports a ``oneOf`` as "is not valid
+    under any of the given schemas").
+    """
     if not config.get("experiments"):
         raise ValueError(
             f"{source}: no experiments (define 'experiments' or list "
             f"'experiment_files' that define some)"
         )
+    for name in RESERVED_EXPERIMENTS:
+        if name in config["experiments"]:
+            raise ValueError(
+                f"{source}: experiment {name!r} would write into results/{name}/, "
+                f"the cache of every experiment's results; rename it"
+            )
+    problem = schema_problem(config)
+    if problem:
+        raise ValueError(f"{source}: {problem}")
+
+
+_METHOD_KINDS = {"selectors": "selector", "classifiers": "classifier",
+                 "transformations": "transformation"}
+
+
+def schema_problem(config: dict[str, Any]) -> str | None:
+    """The first violation of :data:`CONFIG_SCHEMA` in ``config`` as
+    ``"place: message"``, or ``None``.
+
+    A ``oneOf`` (the split types, feature counts) is explained by the branch
+    the value meant: a split's ``type`` picks its branch, so ``k: 1`` reads
+    "1 is less than the minimum of 2"; a method name that is not a registry
+    name says which registered name it resembles.
+
+    >>> schema_problem({"experiments": {"e": {"datasets": ["d"],
+    ...     "splits": {"cv": {"type": "kfold", "k": 1}},
+    ...     "selectors": [{"name": "mim-br"}], "classifiers": [{"name": "mlknn"}],
+    ...     "n_features": [1]}}})
+    'experiments.e.splits.cv.k: 1 is less than the minimum of 2'
+    """
+    import jsonschema
+
+    schema = yaml.safe_load(CONFIG_SCHEMA.read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(config),
+                    key=lambda e: [str(p) for p in e.absolute_path])
+    if not errors:
+        return None
+    return _explain(errors[0])
+
+
+def _place(error: Any) -> str:
+    return ".".join(str(p) for p in error.absolute_path) or "top level"
+
+
+def _explain(error: Any) -> str:
+    """``"place: message"`` for one schema error (see :func:`schema_problem`)."""
+    path = list(error.absolute_path)
+    if (error.validator == "pattern" and len(path) >= 3 and path[-1] == "name"
+            and path[-3] in _METHOD_KINDS and isinstance(error.instance, str)):
+        try:
+            registry.get(_METHOD_KINDS[path[-3]], error.instance)
+        except KeyError as exc:
+            return f"{_place(error)}: {exc.args[0]}"
+    if error.validator != "oneOf" or not error.context:
+        return f"{_place(error)}: {error.message}"
+    branches = error.validator_value
+    instance = error.instance
+    consts = [b.get("properties", {}).get("type", {}).get("const") for b in branches]
+    if isinstance(instance, dict) and all(consts):
+        if instance.get("type") not in consts:
+            return (f"{_place(error)}.type: {instance.get('type')!r} is not one of "
+                    f"{', '.join(consts)}")
+        chosen = consts.index(instance["type"])
+        sub = sorted((e for e in error.context if e.relative_schema_path[0] == chosen),
+                     key=lambda e: [str(p) for p in e.absolute_path])
+        if sub:
+            return _explain(sub[0])
+    reasons = "; ".join(dict.fromkeys(e.message for e in error.context))
+    return f"{_place(error)}: {instance!r} matches no allowed form ({reasons})"
 
 
 def config_source(workflow: Any) -> str:
@@ -406,9 +500,18 @@ def config_source(workflow: Any) -> str:
 
 
 def check_config_file(config: Any, source: str) -> None:
-    """The loaded config must be a mapping with content (an empty file is not)."""
+    """The loaded config must be a mapping with content (an empty file is not),
+    and no file of ``source`` (:func:`config_source`) may repeat a key in a
+    mapping: Snakemake's loader keeps the last one silently, so each file is
+    read again strictly (:mod:`mlfsbench.yamlfile`)."""
     if not isinstance(config, dict) or not config:
         raise ValueError(f"{source}: empty config file (no experiments)")
+    for path in source.split(" + "):
+        if os.path.isfile(path):
+            try:
+                load_yaml_file(path)
+            except yaml.YAMLError as exc:
+                raise ValueError(f"{path}: invalid YAML ({exc})") from None
 
 
 def prepared_feature_counts(experiment: dict[str, Any],

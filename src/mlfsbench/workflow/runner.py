@@ -160,15 +160,18 @@ def _configfiles(args: Sequence[str]) -> list[str]:
 
 
 def check_configfiles(args: Sequence[str], workdir: Path) -> None:
-    """Each ``--configfile`` must exist and hold a YAML mapping; the error
-    names the file (Snakemake's says only "Config file must be given as JSON
-    or YAML with keys at top level")."""
+    """Each ``--configfile`` must exist and hold a YAML mapping with no key
+    repeated (:mod:`mlfsbench.yamlfile`); the error names the file
+    (Snakemake's says only "Config file must be given as JSON or YAML with
+    keys at top level", and keeps the last of two equal keys)."""
     import yaml
+
+    from mlfsbench.yamlfile import load_yaml_text
 
     for name in _configfiles(args):
         path = workdir / name
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            data = load_yaml_text(path.read_text(encoding="utf-8"), name)
         except OSError as exc:
             raise ValueError(f"{name}: cannot read the config file "
                              f"({exc.strerror})") from None
