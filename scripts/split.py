@@ -5,7 +5,10 @@ from mlfsbench.workflow.stages import split
 
 
 def main(data, spec, out, folds):
-    split(data, spec, out, folds)
+    try:
+        split(data, spec, out, folds)
+    except ValueError as exc:  # name the dataset and the protocol
+        raise ValueError(f"{data}: split {spec}: {exc}") from None
 
 
 if __name__ == "__main__":

@@ -296,3 +296,74 @@ def test_experiment_named_shared_is_refused():
     with pytest.raises(ValueError, match=r"c\.yaml: experiment 'shared'.*results/"
                                          r"shared"):
         check_config(config, "c.yaml")
+
+
+# ------------------------------------------------- splits, raw files, URLs
+def test_u2_holdout_with_an_empty_test_part_is_refused():
+    from mlfsbench.data.split import holdout_splits, make_splits
+
+    Y = np.array([[1, 0], [0, 1]] * 50)
+    with pytest.raises(ValueError, match=r"test_size 0\.001 of 100 instances: "
+                                         r"repeat 0 has 0 test and 100 training"):
+        holdout_splits(Y, 0.001, 2, random_state=0)
+    with pytest.raises(ValueError, match=r"repeat 0 has 0 test"):
+        make_splits({"type": "holdout", "test_size": 0.001, "repeats": 1}, Y)
+    # Unstratified: at least one test instance, as documented.
+    (train, test), = holdout_splits(Y, 0.001, 1, random_state=0, stratify=False)
+    assert (len(train), len(test)) == (99, 1)
+
+
+def test_u2_split_stage_names_dataset_and_protocol(tmp_path):
+    import importlib.util
+
+    from mlfsbench.data import Dataset
+
+    from .conftest import REPO_ROOT
+
+    spec = importlib.util.spec_from_file_location(
+        "split_script", REPO_ROOT / "scripts" / "split.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    data = tmp_path / "emotions.npz"
+    Y = np.array([[1, 0], [0, 1]] * 50, dtype=np.uint8)
+    Dataset("emotions", np.zeros((100, 1)), Y, ["f"], ["a", "b"]).save(data)
+    protocol = {"type": "holdout", "test_size": 0.001, "seed": 0, "stratify": True}
+    with pytest.raises(ValueError, match=r"emotions\.npz: split .*'holdout'.*"
+                                         r"0\.001.*0 test and 100 training"):
+        script.main(str(data), protocol, str(tmp_path / "s.npz"), [0])
+    assert not (tmp_path / "s.npz").exists()
+
+
+def test_u5_edited_table_checksum_says_the_table_changed(tmp_path):
+    import hashlib
+
+    from mlfsbench.data.rawfiles import RawFileChanged, verify_raw_files
+
+    raw = _write(tmp_path, "whole.arff", "@relation good\n")
+    good = hashlib.sha256(b"@relation good\n").hexdigest()
+    record = tmp_path / "record.json"
+    verify_raw_files([(raw, good)], record)
+    edited = "0" * 64
+    with pytest.raises(RawFileChanged) as info:
+        verify_raw_files([(raw, edited)], record)
+    message = str(info.value)
+    assert message.startswith(f"{raw}: the datasets table's sha256 {edited} differs "
+                              f"from the one the file was verified against "
+                              f"({good})")
+    assert "content changed" not in message
+
+
+def test_u8_relative_file_url_is_resolved_against_the_working_directory(
+        tmp_path, monkeypatch):
+    import hashlib
+
+    from mlfsbench.data.download import download
+
+    data = b"@relation toy\n"
+    (tmp_path / "cases").mkdir()
+    _write(tmp_path, "cases/toy.arff", data)
+    monkeypatch.chdir(tmp_path)
+    sha = hashlib.sha256(data).hexdigest()
+    for url in ("file://cases/toy.arff", "file:cases/toy.arff"):
+        dest = download(url, tmp_path / "out" / "toy.arff", sha256=sha, name="toy")
+        assert dest.read_bytes() == data

@@ -26,7 +26,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from mlfsbench.workflow.io import atomic_path
 
@@ -91,6 +91,26 @@ def resolve_url(url: str, mirror: str | None = None,
     if "://" not in mirror:
         mirror = Path(mirror).resolve().as_uri()
     return mirror.rstrip("/") + "/" + url[len(public_base):].lstrip("/")
+
+
+def absolute_file_url(url: str) -> str:
+    """A relative ``file:`` URL resolved against the working directory.
+
+    ``file://cases/toy.arff`` would otherwise read ``cases`` as a host name
+    and open ``/toy.arff``; any other URL is returned unchanged.
+
+    >>> absolute_file_url("file://cases/toy.arff") == (
+    ...     (Path.cwd() / "cases" / "toy.arff").as_uri())
+    True
+    >>> absolute_file_url("file:///srv/x.arff"), absolute_file_url("http://h/x")
+    ('file:///srv/x.arff', 'http://h/x')
+    """
+    parts = urlsplit(url)
+    if parts.scheme != "file" or (parts.netloc in ("", "localhost")
+                                  and parts.path.startswith("/")):
+        return url
+    relative = unquote(parts.netloc + parts.path)
+    return (Path.cwd() / relative).as_uri()
 
 
 def git_blob_id(path: str | os.PathLike) -> str:
@@ -197,7 +217,7 @@ def download(url: str, dest: str | os.PathLike, *, sha256: str, name: str,
         ``dest``.
     """
     dest = Path(dest)
-    source = resolve_url(url, mirror, public_base)
+    source = absolute_file_url(resolve_url(url, mirror, public_base))
     where = source if source == url else f"{source} (mirror of {url})"
     expected = sha256.lower()
     if _RE_GIT_BLOB.match(expected):

@@ -116,6 +116,15 @@ def verify_raw_files(files: Iterable[tuple[str | os.PathLike, str]],
             continue
         actual = digest(path)
         hashed.append(path)
+        if actual != expected and entry and entry.get("sha256") == actual:
+            raise RawFileChanged(
+                f"{path}: the datasets table's {kind} "
+                f"{expected.removeprefix(GIT_BLOB)} differs from the one the "
+                f"file was verified against ({actual.removeprefix(GIT_BLOB)}): "
+                f"the table changed, not the file. Restore the table's checksum, "
+                f"or if the new one is right delete the file (rm -f {path}) to "
+                f"download it again"
+            )
         if actual != expected:
             raise RawFileChanged(
                 f"{path}: content changed since it was downloaded: {kind} "

@@ -306,6 +306,14 @@ def holdout_splits(
             n_test = min(max(round(test_size * n), 1), n - 1)
             is_test = np.zeros(n, dtype=bool)
             is_test[rng.permutation(n)[:n_test]] = True
+        n_test = int(is_test.sum())
+        if n_test in (0, n):
+            raise ValueError(
+                f"hold-out with test_size {test_size} of {n} instances: repeat "
+                f"{len(splits)} has {n_test} test and {n - n_test} training "
+                f"instances; use a test_size between {1 / n:.3g} and "
+                f"{1 - 1 / n:.3g}"
+            )
         splits.append((np.flatnonzero(~is_test), np.flatnonzero(is_test)))
     return splits
 
