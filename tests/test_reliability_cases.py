@@ -367,3 +367,68 @@ def test_u8_relative_file_url_is_resolved_against_the_working_directory(
     for url in ("file://cases/toy.arff", "file:cases/toy.arff"):
         dest = download(url, tmp_path / "out" / "toy.arff", sha256=sha, name="toy")
         assert dest.read_bytes() == data
+
+
+# ------------------------------------------------------------------- runner
+def _fake_snakemake(folder, body):
+    exe = folder / "fake_snakemake.py"
+    exe.write_text("import signal, sys, time\n" + body)
+    return exe
+
+
+def test_ctrl_c_of_mlfsbench_run_exits_130_after_cleanup(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "Snakefile").write_text("")
+    exe = _fake_snakemake(tmp_path, (
+        "if '--unlock' in sys.argv: sys.exit(0)\n"
+        "def stop(signum, frame):\n"
+        "    open('cleaned', 'w').write('yes')\n"
+        "    sys.exit(1)\n"  # what Snakemake does after its cleanup
+        "signal.signal(signal.SIGINT, stop)\n"
+        "open('ready', 'w').write('')\n"
+        "time.sleep(60)\n"))
+    code = ("import sys\n"
+            "import mlfsbench.workflow.runner as runner\n"
+            f"runner._snakemake_cmd = lambda: [sys.executable, {str(exe)!r}]\n"
+            "from mlfsbench.cli import main\n"
+            "sys.exit(main(['run', '--cores', '1']))\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=work,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while not (work / "ready").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert (work / "cleaned").read_text() == "yes"
+    assert "interrupted" in err
+
+
+def test_u6_stale_lock_and_config_error_reports_the_config_error(
+        tmp_path, monkeypatch, capfd):
+    import sys
+
+    from mlfsbench.workflow.runner import run
+
+    exe = _fake_snakemake(tmp_path, (
+        "print('ValueError in file rules/common.smk, line 40:', file=sys.stderr)\n"
+        "print(\"experiment 'x': dataset 'nope' is not in the datasets table\","
+        " file=sys.stderr)\n"
+        "sys.exit(1)\n"))
+    monkeypatch.setattr("mlfsbench.workflow.runner._snakemake_cmd",
+                        lambda: [sys.executable, str(exe)])
+    work = tmp_path / "w"
+    (work / ".snakemake" / "locks").mkdir(parents=True)
+    (work / ".snakemake" / "locks" / "0.input.lock").write_text("x")
+    (work / "Snakefile").write_text("")
+    assert run(["--cores", "1"], workdir=work) == 1
+    err = capfd.readouterr().err
+    assert "dataset 'nope' is not in the datasets table" in err
+    assert "returned non-zero exit status" not in err

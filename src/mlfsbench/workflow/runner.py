@@ -29,7 +29,10 @@ thread count does not change them). Give ``--max-threads N`` to run up to
 
 A config file given with ``--configfile`` that is empty is an error naming
 it (Snakemake's own message does not). When Snakemake is killed by a signal
-the run says so and exits with ``128 + signal``, as a shell would.
+the run says so and exits with ``128 + signal``, as a shell would; so does
+a run interrupted by SIGINT (Ctrl-C: 130) or SIGTERM, once Snakemake has
+cleaned up. A stale lock that Snakemake cannot remove because the config is
+wrong ends with Snakemake's own message about the config.
 """
 
 from __future__ import annotations
@@ -247,8 +250,16 @@ def run(args: Sequence[str], workdir: str | os.PathLike = ".") -> int:
         cmd = _snakemake_cmd()
         if _has_stale_locks(workdir):
             log.warning("removing a stale Snakemake lock left by a killed run")
-            subprocess.run([*cmd, "--unlock", *args], cwd=workdir, check=True,
-                           stdout=subprocess.DEVNULL)
+            unlock = subprocess.run([*cmd, "--unlock", *args], cwd=workdir,
+                                    stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.PIPE, text=True)
+            if unlock.returncode != 0:
+                # Snakemake reads the workflow to unlock it: a config error
+                # fails here. Show its own message, not our command line.
+                sys.stderr.write(unlock.stderr)
+                log.error("snakemake could not remove the stale lock (its "
+                          "error is above)")
+                return unlock.returncode
         # The runner forwards SIGINT to Snakemake, which must then act on it
         # even when this process was started with SIGINT ignored (in the
         # background of a script: `mlfsbench run ... &`), a disposition its
@@ -257,13 +268,24 @@ def run(args: Sequence[str], workdir: str | os.PathLike = ".") -> int:
                                   *args], cwd=workdir,
                                  preexec_fn=_default_sigint)
         forward = (signal.SIGINT, signal.SIGTERM)
-        previous = {s: signal.signal(s, lambda n, _f: child.send_signal(n))
-                    for s in forward}
+        received: list[int] = []
+
+        def pass_on(signum, _frame):
+            received.append(signum)
+            child.send_signal(signum)
+
+        previous = {s: signal.signal(s, pass_on) for s in forward}
         try:
             code = child.wait()
         finally:
             for s, handler in previous.items():
                 signal.signal(s, handler)
+        if received and code > 0:
+            # Snakemake cleaned up after the signal and exited 1; report
+            # the interruption as a shell would (Ctrl-C: 130).
+            log.error("interrupted by %s; the run is incomplete",
+                      signal.Signals(received[0]).name)
+            return 128 + received[0]
         if code < 0:
             name = signal.Signals(-code).name
             log.error("snakemake was killed by %s; the run is incomplete", name)
