@@ -432,3 +432,15 @@ def test_u6_stale_lock_and_config_error_reports_the_config_error(
     err = capfd.readouterr().err
     assert "dataset 'nope' is not in the datasets table" in err
     assert "returned non-zero exit status" not in err
+
+
+def test_u7_schema_error_names_the_experiment_file(tmp_path):
+    from mlfsbench.workflow.config import check_config, load_experiment_files
+
+    body = DUPLICATE_SELECTORS.split("experiments:\n", 1)[1].replace(
+        "    selectors:\n      - name: ppt-mi\n", "").replace("k: 2", "k: 1")
+    path = _write(tmp_path, "exp.yaml", "experiments:\n" + body)
+    config = load_experiment_files({"experiment_files": [str(path)]})
+    with pytest.raises(ValueError, match=rf"^{re.escape(str(path))}: experiments\."
+                                         r"tiny\.splits\.cv2\.k: 1 is less"):
+        check_config(config, "main.yaml")

@@ -429,7 +429,20 @@ def check_config(config: dict[str, Any], source: str) -> None:
             )
     problem = schema_problem(config)
     if problem:
-        raise ValueError(f"{source}: {problem}")
+        raise ValueError(f"{_defined_in(config, problem, source)}: {problem}")
+
+
+def _defined_in(config: dict[str, Any], problem: str, source: str) -> str:
+    """The experiment file that defines the experiment a schema problem is
+    in (``experiments.<name>...``), else ``source``."""
+    for path in config.get("experiment_files") or []:
+        try:
+            names = (load_yaml_file(path) or {}).get("experiments") or {}
+        except (OSError, ValueError, AttributeError, yaml.YAMLError):
+            continue
+        if any(problem.startswith(f"experiments.{name}.") for name in names):
+            return path
+    return source
 
 
 _METHOD_KINDS = {"selectors": "selector", "classifiers": "classifier",
