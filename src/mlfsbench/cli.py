@@ -3,14 +3,18 @@
 Subcommands: ``describe`` (dataset statistics), ``select`` (rank features),
 ``evaluate`` (train/test a classifier, all metrics), ``methods`` (the
 registry), ``stats`` (Friedman and post-hoc tests on a datasets x methods
-table), ``claims`` (a finished experiment's verdicts on its paper's claims),
-``run`` (the Snakemake workflow with safe recovery). Errors exit
-with status 1 and one line on stderr.
+table), ``claims`` (finished experiments' verdicts on their papers' claims),
+``run`` (the Snakemake workflow with safe recovery), ``runstats`` (a run's
+time and memory per stage). Errors exit with status 1 and one line on
+stderr; a closed output pipe (``mlfsbench claims results/ | head``) ends the
+command quietly with status 0.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -19,6 +23,7 @@ from typing import Any
 import numpy as np
 import yaml
 
+from mlfsbench import __version__
 from mlfsbench.estimators import registry
 from mlfsbench.workflow.io import dumps_json
 
@@ -137,14 +142,57 @@ def cmd_evaluate(args) -> int:
     return 0
 
 
+_CITATION = re.compile(r"\(([^()]*\b(?:19|20)\d\d\b[^()]*)\)")
+
+
+def method_details(kind: str, name: str, entry: dict[str, Any]) -> dict[str, Any]:
+    """What ``mlfsbench methods`` shows of a registered estimator beside its
+    parameters: the input it reads (selectors: discrete codes or continuous
+    features), the citation of its summary line, and its origin (built in, or
+    the installed distribution of a plugin)."""
+    cls = registry.get(kind, name)
+    details = {"input": "-", "citation": "", "origin": "built-in"}
+    if kind == "selector":
+        try:
+            details["input"] = str(registry.create(kind, name, {}).input_kind)
+        except Exception:  # a plugin that needs parameters: unknown
+            details["input"] = "?"
+    elif kind == "classifier":
+        details["input"] = "features"
+    elif kind == "transformation":
+        details["input"] = "labels"
+    match = _CITATION.search(entry.get("summary", ""))
+    if match:
+        details["citation"] = match.group(1)
+    top = cls.__module__.split(".")[0]
+    if top != "mlfsbench":
+        from importlib.metadata import packages_distributions
+
+        dists = packages_distributions().get(top) or [top]
+        details["origin"] = f"plugin: {dists[0]}"
+    return details
+
+
 def cmd_methods(args) -> int:
     info = registry.describe()
+    for kind, entries in info.items():
+        for name, entry in entries.items():
+            entry.update(method_details(kind, name, entry))
     if args.json:
         sys.stdout.write(dumps_json(info))
-    else:
+        return 0
+    rows = []
+    for kind, entries in info.items():
+        for name, entry in entries.items():
+            rows.append([kind, name, entry["input"], entry["origin"],
+                         entry["summary"]])
+    print(_plain_table(["kind", "name", "input", "origin", "description"], rows))
+    if args.params:
+        print()
         for kind, entries in info.items():
             for name, entry in entries.items():
-                params = ", ".join(f"{k}={v!r}" for k, v in entry["parameters"].items())
+                params = ", ".join(f"{k}={v!r}"
+                                   for k, v in entry["parameters"].items())
                 print(f"{kind}\t{name}\t{params}")
     return 0
 
@@ -230,7 +278,9 @@ def cmd_runstats(args) -> int:
 def _data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--xml", help="Mulan label XML (authoritative label names)")
     p.add_argument("--name", help="dataset name (default: from the file name)")
-    p.add_argument("--nominal", choices=["onehot", "ordinal"], default="onehot")
+    p.add_argument("--nominal", choices=["onehot", "ordinal"], default="onehot",
+                   help="how nominal features become numbers: one 0/1 column "
+                        "per value, or the value's index (default: %(default)s)")
     p.add_argument("--targets", type=int, default=None, metavar="N",
                    help="multi-target regression data: N real-valued targets "
                         "(MEKA convention: first N, or last |N| if negative)")
@@ -240,31 +290,146 @@ def _data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
-def cmd_claims(args) -> int:
+_COLOURS = {"reproduced": "32", "not reproduced": "31",
+            "not checkable here": "90"}
+
+
+def use_colour(stream=None) -> bool:
+    """Colour only on a terminal, never with ``NO_COLOR`` set or ``TERM=dumb``
+    (the no-color.org convention)."""
+    stream = sys.stdout if stream is None else stream
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
+def _verdict_tag(verdict: str, colour: bool) -> str:
+    tag = f"[{verdict}]"
+    code = _COLOURS.get(verdict)
+    return f"\033[{code}m{tag}\033[0m" if colour and code else tag
+
+
+def claims_tables(path: str) -> list[tuple[str, Any]]:
+    """``(study, verdict table)`` of ``path``: one finished experiment
+    (``results/<experiment>``) or every experiment under a results folder
+    (``results/``), in name order.
+
+    A folder with no verdict table says why: no experiment, or, for an
+    experiment, the claims stage's log line that tells why it did not finish.
+    """
     from mlfsbench.evaluation.claims import read_verdicts
 
-    table = read_verdicts(args.result_dir)
+    root = os.fspath(path)
+    if not os.path.isdir(root):
+        raise ValueError(f"{root}: no such folder: the workflow's claims stage "
+                         "has not written it (give results/<experiment> or "
+                         "results/)")
+    if os.path.exists(os.path.join(root, "tables", "claims.tsv")):
+        return [(os.path.basename(os.path.normpath(root)), read_verdicts(root))]
+    studies = sorted(
+        d for d in os.listdir(root)
+        if os.path.exists(os.path.join(root, d, "tables", "claims.tsv")))
+    if studies:
+        return [(d, read_verdicts(os.path.join(root, d))) for d in studies]
+    name = os.path.basename(os.path.normpath(root))
+    log = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(root))),
+                       "logs", name, "claims.log")
+    reason = _last_error_line(log)
+    if reason:
+        raise ValueError(f"{root}: no verdict table; the claims stage failed: "
+                         f"{reason} (see {log})")
+    raise ValueError(f"{root}: no verdict table (tables/claims.tsv) here or in "
+                     "its subfolders: the workflow's claims stage has not run "
+                     "for it (or the run stopped before it)")
+
+
+def _last_error_line(log: str) -> str:
+    """The last line of a failed stage's log that names an error, or ''."""
+    try:
+        with open(log, encoding="utf-8", errors="replace") as fh:
+            lines = [line.strip() for line in fh if line.strip()]
+    except OSError:
+        return ""
+    errors = [line for line in lines if re.search(r"Error|error:", line)]
+    return (errors or [""])[-1][:300]
+
+
+def cmd_claims(args) -> int:
+    tables = claims_tables(args.result_dir)
     if args.json:
-        sys.stdout.write(dumps_json(table.to_dict("records")))
+        records = []
+        for study, table in tables:
+            records += [{"study": study, **row} for row in table.to_dict("records")]
+        sys.stdout.write(dumps_json(records))
         return 0
-    counts = table["verdict"].value_counts()
-    for row in table.to_dict("records"):
-        print(f"[{row['verdict']}] {row['claim']} ({row['source']})")
-        print(f"    {row['statement']}")
-        print(f"    paper: {row['paper']}")
-        if row["ours"]:
-            print(f"    ours:  {row['ours']}")
-        if row["note"]:
-            print(f"    note:  {row['note']}")
-    print(", ".join(f"{n} {v}" for v, n in counts.items()))
+    colour = use_colour()
+    several = len(tables) > 1
+    for study, table in tables:
+        for row in table.to_dict("records"):
+            where = f"{study}: " if several else ""
+            print(f"{_verdict_tag(row['verdict'], colour)} {where}{row['claim']} "
+                  f"({row['source']})")
+            print(f"    {row['statement']}")
+            print(f"    paper: {row['paper']}")
+            if row["ours"]:
+                print(f"    ours:  {row['ours']}")
+            if row["note"]:
+                print(f"    note:  {row['note']}")
+    verdicts = list(_COLOURS)
+    if not several:
+        counts = tables[0][1]["verdict"].value_counts()
+        print(", ".join(f"{n} {v}" for v, n in counts.items()))
+        return 0
+    print()
+    rows = [[study, *(str(int((t["verdict"] == v).sum())) for v in verdicts),
+             str(len(t))] for study, t in tables]
+    rows.append(["all", *(str(sum(int(r[i + 1]) for r in rows))
+                          for i in range(len(verdicts))),
+                 str(sum(int(r[-1]) for r in rows))])
+    print(_plain_table(["study", *verdicts, "claims"], rows))
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="mlfsbench", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+def _plain_table(header: list[str], rows: list[list[str]]) -> str:
+    """A fixed-width text table, the first column left-aligned, the others
+    right-aligned."""
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
 
-    p = sub.add_parser("describe", help="statistics of a Mulan dataset")
+    def line(cells):
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
+
+    return "\n".join([line(header), line(["-" * w for w in widths]),
+                      *map(line, rows)])
+
+
+def plain(text: str) -> str:
+    """``text`` without reStructuredText's inline literals (double backquotes),
+    for the terminal."""
+    return text.replace("``", "'")
+
+
+RUN_EPILOG = """\
+Every other argument goes to Snakemake unchanged (put them after '--' if they
+could be taken for this command's own), for example:
+  mlfsbench run --cores 2 --configfile config/quick.yaml
+  mlfsbench run --cores all -- --dry-run
+  mlfsbench run --cores 2 -- --keep-going --rerun-triggers mtime
+On one machine every job runs on one thread (Snakemake's --max-threads 1)
+unless you give --max-threads N, a --profile or an --executor. A stale lock
+of a killed run is removed when no other run is alive here; outputs of
+killed jobs are recomputed.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mlfsbench", description=plain(__doc__))
+    parser.add_argument("--version", action="version",
+                        version=f"%(prog)s {__version__}",
+                        help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("describe", help="statistics of a multi-label dataset")
     p.add_argument("arff", nargs="+", help="ARFF file, or train and test files")
     _data_args(p)
     p.set_defaults(func=cmd_describe)
@@ -272,27 +437,43 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("select", help="rank features with a registered selector")
     p.add_argument("arff", nargs="+", help="ARFF file (or train and test files)")
     _data_args(p)
-    p.add_argument("--method", required=True)
-    p.add_argument("--param", action="append", metavar="KEY=VALUE")
-    p.add_argument("--n-features", type=int, default=None)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--method", required=True,
+                   help="selector name, as 'mlfsbench methods' lists them")
+    p.add_argument("--param", action="append", metavar="KEY=VALUE",
+                   help="a parameter of the selector (repeat for several; the "
+                        "value is read as YAML: 10, 0.5, true, null, text)")
+    p.add_argument("--n-features", type=int, default=None, metavar="K",
+                   help="print the K best features only (default: all)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="random seed of a randomized selector (default: 0)")
     p.add_argument("--discretize", default="equal-width",
-                   choices=["equal-width", "equal-frequency", "none"])
-    p.add_argument("--bins", type=int, default=5)
+                   choices=["equal-width", "equal-frequency", "none"],
+                   help="discretization before a selector that reads discrete "
+                        "codes (default: %(default)s)")
+    p.add_argument("--bins", type=int, default=5,
+                   help="bins of the discretization (default: %(default)s)")
     p.set_defaults(func=cmd_select)
 
     p = sub.add_parser("evaluate", help="train on --train, test on --test")
-    p.add_argument("--train", required=True)
-    p.add_argument("--test", required=True)
+    p.add_argument("--train", required=True, help="training ARFF file")
+    p.add_argument("--test", required=True, help="test ARFF file")
     _data_args(p)
-    p.add_argument("--classifier", required=True)
-    p.add_argument("--param", action="append", metavar="KEY=VALUE")
-    p.add_argument("--features", nargs="+", metavar="NAME")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--classifier", required=True,
+                   help="classifier name, as 'mlfsbench methods' lists them")
+    p.add_argument("--param", action="append", metavar="KEY=VALUE",
+                   help="a parameter of the classifier (repeat for several; the "
+                        "value is read as YAML)")
+    p.add_argument("--features", nargs="+", metavar="NAME",
+                   help="train on these features only (default: all)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="random seed of a randomized classifier (default: 0)")
     p.set_defaults(func=cmd_evaluate)
 
-    p = sub.add_parser("methods", help="registered methods and their parameters")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("methods", help="registered methods: kind, input, origin "
+                       "and description")
+    p.add_argument("--params", action="store_true",
+                   help="also list each method's parameters and defaults")
+    p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_methods)
 
     p = sub.add_parser(
@@ -302,7 +483,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--higher-is-better", action="store_true",
                    help="the metric is a gain (default: a loss, lower is better)")
     p.add_argument("--control", help="control method for Bonferroni-Dunn")
-    p.add_argument("--alpha", type=float, default=0.05)
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="significance level of the tests (default: %(default)s)")
     p.add_argument("--round", type=int, default=None, metavar="D",
                    help="also rank the values rounded to D decimals, as a paper's "
                    "printed table reads (reported beside the unrounded ranks)")
@@ -310,23 +492,36 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_stats)
 
     p = sub.add_parser(
-        "claims", help="the verdict table of a finished experiment: each claim "
-        "of its paper, the paper's value, ours, reproduced or not")
-    p.add_argument("result_dir", help="results/<experiment>")
+        "claims", help="the verdicts of finished experiments: each claim "
+        "of the paper, the paper's value, ours, reproduced or not")
+    p.add_argument("result_dir", help="results/<experiment>, or results/ for "
+                   "every experiment (one table, and the counts per study)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_claims)
 
     p = sub.add_parser(
         "runstats", help="wall time, CPU time and peak memory of a run per "
         "stage, summed from its benchmarks/ files")
-    p.add_argument("--workdir", default=".", help="the workflow directory")
-    p.add_argument("--by", choices=["rule", "experiment", "both"], default="both")
+    p.add_argument("--workdir", default=".",
+                   help="the workflow directory (default: the current one)")
+    p.add_argument("--by", choices=["rule", "experiment", "both"], default="both",
+                   help="group the jobs by rule, by experiment or by both "
+                        "(default: %(default)s)")
     p.add_argument("--tsv", action="store_true", help="print TSV")
     p.set_defaults(func=cmd_runstats)
 
     p = sub.add_parser(
         "run", help="run the workflow in the current directory (resumes after a "
-        "kill); every further argument goes to snakemake, e.g. --cores all")
+        "kill); further arguments go to Snakemake, e.g. --cores all",
+        description="Run the Snakemake workflow of the current directory "
+        "with safe recovery\nafter a killed run.", epilog=RUN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--cores", metavar="N",
+                   help="cores Snakemake may use: a number or 'all' (passed to "
+                        "Snakemake; default: Snakemake's)")
+    p.add_argument("--configfile", metavar="FILE",
+                   help="the experiment config (passed to Snakemake; default: "
+                        "config/config.yaml)")
     p.set_defaults(func=cmd_run)
     return parser
 
@@ -335,7 +530,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if args.command == "run":
-        args.snakemake_args = [a for a in extra if a != "--"]
+        own = []
+        if args.cores is not None:
+            own += ["--cores", args.cores]
+        if args.configfile is not None:
+            own += ["--configfile", args.configfile]
+        args.snakemake_args = own + [a for a in extra if a != "--"]
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
@@ -343,6 +543,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("mlfsbench: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`mlfsbench claims results/ | head`): nothing
+        # more to say. Point stdout at /dev/null so that the interpreter's
+        # final flush does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except Exception as exc:  # one clear line, no traceback
         msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         print(f"mlfsbench: error: {msg}", file=sys.stderr)
