@@ -31,7 +31,12 @@ from mlfsbench.workflow.config import (
 )
 from mlfsbench.data import read_datasets_table
 from mlfsbench.data.download import GIT_BLOB
-from mlfsbench.data.rawfiles import RAW_FILE_ROLES, file_sha256, verify_raw_files
+from mlfsbench.data.rawfiles import (
+    RAW_FILE_ROLES,
+    file_sha256,
+    raw_files,
+    verify_raw_files,
+)
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER, METRICS
 from mlfsbench.data.split import n_folds
 from mlfsbench.workflow.stages import batch_folds, fold_batches
@@ -62,10 +67,9 @@ RAW_FILES = RAW_FILE_ROLES
 # sha256), before any job reads them.
 verify_raw_files(
     (
-        (f"data/raw/{d}/{f}", TABLE[d].files()[role][1])
+        (f"data/raw/{d}/{f}", checksum)
         for d in DATASETS
-        for f, role in RAW_FILES.items()
-        if role in TABLE[d].files()
+        for f, (_, checksum) in raw_files(TABLE[d]).items()
     ),
     ".snakemake/mlfsbench-raw-verified.json",
 )
@@ -215,12 +219,15 @@ def raw_sha256(wildcards):
 
 # ------------------------------------------------------------------- prepare
 def raw_inputs(wildcards):
-    """The dataset's ARFF file(s) (whole, or train then test) and its XML."""
-    roles = TABLE[wildcards.dataset].files()
-    files = ["train.arff", "test.arff"] if "train" in roles else ["whole.arff"]
+    """The dataset's ARFF file(s) (whole, or train then test) or R data file
+    (whole.rda), and its XML."""
+    names = raw_files(TABLE[wildcards.dataset])
+    files = [
+        f for f in ("whole.arff", "whole.rda", "train.arff", "test.arff") if f in names
+    ]
     raw = rules.download.output.raw
     out = {"arff": [raw.format(dataset=wildcards.dataset, file=f) for f in files]}
-    if "xml" in roles:
+    if "labels.xml" in names:
         out["xml"] = raw.format(dataset=wildcards.dataset, file="labels.xml")
     return out
 

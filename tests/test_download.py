@@ -52,6 +52,28 @@ def test_resolve_url_leaves_other_urls_alone():
     assert resolve_url(other, "http://127.0.0.1:1/") == other
 
 
+GITHUB = "https://raw.githubusercontent.com/"
+
+
+@pytest.mark.parametrize(("url", "path"), [
+    (GITHUB + "fcharte/mldr.datasets/master/data/langlog.rda",
+     "mldr.datasets/data/langlog.rda"),
+    (GITHUB + "Waikato/meka/master/src/main/data/Imdb.arff.bz2",
+     "meka/src/main/data/Imdb.arff.bz2"),
+    (GITHUB + "mrapp-ke/Boomer-Datasets/main/image.xml", "Boomer-Datasets/image.xml"),
+    ("https://media.githubusercontent.com/media/mrapp-ke/Boomer-Datasets/main/"
+     "image.arff", "Boomer-Datasets/image.arff"),
+    (PUBLIC_URL, FILE),
+])
+def test_resolve_url_maps_each_upstream_to_its_folder(url, path):
+    http = "http://127.0.0.1:8000/m/"
+    assert resolve_url(url, http) == http + path
+    assert resolve_url(url, "file:///srv/m") == "file:///srv/m/" + path
+    # Another branch of the repository is not what the mirror holds.
+    other = url.replace("/master/", "/devel/").replace("/main/", "/devel/")
+    assert resolve_url(other, "file:///srv/m") == other
+
+
 def test_resolve_url_custom_public_base():
     assert resolve_url("https://a.org/base/x/y.arff", "file:///m",
                        public_base="https://a.org/base/") == "file:///m/x/y.arff"
@@ -194,6 +216,21 @@ def test_download_from_file_mirror(shared_datasets, manifest, payload, tmp_path)
     dest = tmp_path / "emotions.xml"
     download(PUBLIC_URL, dest, sha256=manifest[FILE], name="emotions", mirror=mirror)
     assert dest.read_bytes() == payload
+
+
+@pytest.mark.parametrize("name", ["langlog", "slashdot"])
+def test_mldr_files_from_file_and_http_mirrors(shared_datasets, http_server, manifest,
+                                               tmp_path, name):
+    """The mirror's folder of another upstream (MANIFEST.tsv's path), over
+    file:// and over HTTP."""
+    path = f"mldr.datasets/data/{name}.rda"
+    url = GITHUB + f"fcharte/mldr.datasets/master/data/{name}.rda"
+    served = http_server(directory=shared_datasets)
+    for mirror in (shared_datasets.as_uri(), served.url):
+        dest = tmp_path / mirror.split(":")[0] / "whole.rda"
+        download(url, dest, sha256=manifest[path], name=name, mirror=mirror)
+        assert file_sha256(dest) == manifest[path]
+    assert served.requests == ["/" + path]
 
 
 def test_file_mirror_from_environment(monkeypatch, shared_datasets, manifest,

@@ -11,9 +11,10 @@ from mlfsbench.data.rawfiles import (
     RawFileChanged,
     file_sha256,
     raw_file_source,
+    raw_files,
     verify_raw_files,
 )
-from mlfsbench.data.table import COLUMNS
+from mlfsbench.data.table import COLUMNS, DatasetSpec
 
 
 def _sha(data: bytes) -> str:
@@ -35,6 +36,28 @@ def test_raw_file_source_reads_the_table(tmp_path):
         raw_file_source(table, "d", "labels.xml")
     with pytest.raises(ValueError, match="no dataset 'e'"):
         raw_file_source(table, "e", "train.arff")
+
+
+def test_raw_file_names_follow_the_whole_files_format(tmp_path):
+    rda = DatasetSpec("llog", arff_url="https://e.org/d/langlog.RDA",
+                      arff_sha256="a" * 64)
+    arff = DatasetSpec("img", arff_url="https://e.org/d/image.arff",
+                       arff_sha256="b" * 64, xml_url="https://e.org/d/image.xml",
+                       xml_sha256="c" * 64)
+    pair = DatasetSpec("p", train_url="https://e.org/t.arff", train_sha256="d" * 64,
+                       test_url="https://e.org/u.arff", test_sha256="e" * 64)
+    assert raw_files(rda) == {"whole.rda": ("https://e.org/d/langlog.RDA", "a" * 64)}
+    assert raw_files(arff) == {"whole.arff": ("https://e.org/d/image.arff", "b" * 64),
+                               "labels.xml": ("https://e.org/d/image.xml", "c" * 64)}
+    assert list(raw_files(pair)) == ["train.arff", "test.arff"]
+    table = tmp_path / "datasets.tsv"
+    row = dict.fromkeys(COLUMNS, "") | {"name": "llog", "arff_url": rda.arff_url,
+                                        "arff_sha256": "a" * 64}
+    table.write_text("\t".join(COLUMNS) + "\n" + "\t".join(row[c] for c in COLUMNS)
+                     + "\n")
+    assert raw_file_source(table, "llog", "whole.rda") == (rda.arff_url, "a" * 64)
+    with pytest.raises(ValueError, match="'llog' has no whole.arff"):
+        raw_file_source(table, "llog", "whole.arff")
 
 
 def test_edited_raw_file_fails_naming_it(tmp_path):

@@ -64,10 +64,10 @@ def _print(obj: Any, as_json: bool) -> None:
 
 
 def cmd_describe(args) -> int:
-    from mlfsbench.data import dataset_statistics, load_mulan
+    from mlfsbench.data import dataset_statistics, load_dataset
 
-    ds = load_mulan(args.arff, args.xml, name=args.name, nominal=args.nominal,
-                    targets=args.targets, accept_xml=args.accept_xml)
+    ds = load_dataset(args.arff, args.xml, name=args.name, nominal=args.nominal,
+                      targets=args.targets, accept_xml=args.accept_xml)
     stats = {"dataset": ds.name, **dataset_statistics(ds)}
     _print(stats, args.json)
     return 0
@@ -76,7 +76,7 @@ def cmd_describe(args) -> int:
 def cmd_select(args) -> int:
     """The select stage's per-fold function on the whole file (one "fold"
     whose training part is every instance); the JSON is its record."""
-    from mlfsbench.data import load_mulan
+    from mlfsbench.data import load_dataset
     from mlfsbench.workflow.config import check_params
     from mlfsbench.workflow.stages import discretize_fold, fold_data, select_fold
 
@@ -88,8 +88,8 @@ def cmd_select(args) -> int:
     problem = check_params("selector", args.method, params)
     if problem:
         raise ValueError(f"selector {args.method!r}: {problem}")
-    ds = load_mulan(args.arff, args.xml, name=args.name, nominal=args.nominal,
-                    targets=args.targets, accept_xml=args.accept_xml)
+    ds = load_dataset(args.arff, args.xml, name=args.name, nominal=args.nominal,
+                      targets=args.targets, accept_xml=args.accept_xml)
     rows = np.arange(ds.n_samples)
     X, _ = fold_data(ds, rows, rows[:0])
     selector = registry.create("selector", args.method, params)
@@ -429,8 +429,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("describe", help="statistics of a multi-label dataset")
-    p.add_argument("arff", nargs="+", help="ARFF file, or train and test files")
+    p = sub.add_parser("describe",
+                       help="statistics of a dataset (ARFF + XML, or an mldr .rda)")
+    p.add_argument("arff", nargs="+",
+                   help="ARFF file, train and test files, or an R data file (.rda)")
     _data_args(p)
     p.set_defaults(func=cmd_describe)
 

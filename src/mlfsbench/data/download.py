@@ -10,9 +10,11 @@ retried with exponential backoff; anything else fails at once. Every failure
 raises :class:`DownloadError` and leaves neither the destination nor a
 temporary file behind.
 
-A mirror of the public Mulan repository (an ``http://`` base, a ``file://``
-base or a local directory) replaces :data:`PUBLIC_BASE` in the URLs it covers;
-see :func:`resolve_url`.
+A mirror (an ``http://`` base, a ``file://`` base or a local directory)
+holds the files of several public repositories, each in its folder
+(:data:`MIRROR_FOLDERS`: Mulan's ``data/`` at the mirror's root,
+``fcharte/mldr.datasets`` under ``mldr.datasets/``, ...); it replaces the
+public base of every URL it covers, see :func:`resolve_url`.
 """
 
 from __future__ import annotations
@@ -33,6 +35,19 @@ from mlfsbench.workflow.io import atomic_path
 log = logging.getLogger(__name__)
 
 PUBLIC_BASE = "https://raw.githubusercontent.com/tsoumakas/mulan/master/data/"
+_GITHUB_RAW = "https://raw.githubusercontent.com/"
+MIRROR_FOLDERS = {
+    PUBLIC_BASE: "",
+    _GITHUB_RAW + "fcharte/mldr.datasets/master/": "mldr.datasets/",
+    _GITHUB_RAW + "Waikato/meka/master/": "meka/",
+    _GITHUB_RAW + "mrapp-ke/Boomer-Datasets/main/": "Boomer-Datasets/",
+    # Git LFS files of the same repository are served from another host.
+    "https://media.githubusercontent.com/media/mrapp-ke/Boomer-Datasets/main/":
+        "Boomer-Datasets/",
+}
+"""Public base URL -> its folder in a mirror: Mulan's ``data/`` at the root,
+another repository ``owner/name`` in the folder ``name/`` (a mirror's
+``MANIFEST.tsv`` names each file's upstream as ``owner/name:path``)."""
 MIRROR_ENV = "MLFS_MIRROR"
 CHUNK_SIZE = 1 << 16
 _RE_SHA256 = re.compile(r"^[0-9a-f]{64}$")
@@ -56,8 +71,9 @@ class _PermanentError(Exception):
 
 
 def resolve_url(url: str, mirror: str | None = None,
-                public_base: str = PUBLIC_BASE) -> str:
-    """The URL to fetch: ``url`` with ``public_base`` replaced by a mirror.
+                public_base: str | None = None) -> str:
+    """The URL to fetch: ``url`` with its public base replaced by a mirror's
+    folder for it.
 
     Parameters
     ----------
@@ -67,30 +83,36 @@ def resolve_url(url: str, mirror: str | None = None,
         Base URL of a mirror (``http://host:port/path/``, ``file:///dir/``) or
         a local directory. ``None`` or ``""`` falls back to the
         ``MLFS_MIRROR`` environment variable (unset or empty: no mirror).
-    public_base : str
-        The prefix the mirror stands in for.
+    public_base : str, optional
+        The one prefix the mirror's root stands in for; default: every base
+        of :data:`MIRROR_FOLDERS`, each mapped to its folder.
 
     Returns
     -------
     str
-        The mirror URL when ``url`` starts with ``public_base`` and a mirror is
-        set, else ``url`` unchanged.
+        The mirror URL when ``url`` starts with a covered base and a mirror
+        is set, else ``url`` unchanged.
 
     Examples
     --------
     >>> resolve_url(PUBLIC_BASE + "multi-label/yeast/yeast.xml",
     ...             "http://127.0.0.1:8000/mulan")
     'http://127.0.0.1:8000/mulan/multi-label/yeast/yeast.xml'
+    >>> resolve_url("https://raw.githubusercontent.com/fcharte/mldr.datasets/"
+    ...             "master/data/langlog.rda", "file:///srv/mirror/")
+    'file:///srv/mirror/mldr.datasets/data/langlog.rda'
     >>> resolve_url("https://example.org/x.arff", "file:///srv/mulan/")
     'https://example.org/x.arff'
     """
     if not mirror:
         mirror = os.environ.get(MIRROR_ENV, "")
-    if not mirror or not url.startswith(public_base):
+    bases = MIRROR_FOLDERS if public_base is None else {public_base: ""}
+    base = next((b for b in bases if url.startswith(b)), None)
+    if not mirror or base is None:
         return url
     if "://" not in mirror:
         mirror = Path(mirror).resolve().as_uri()
-    return mirror.rstrip("/") + "/" + url[len(public_base):].lstrip("/")
+    return mirror.rstrip("/") + "/" + bases[base] + url[len(base):].lstrip("/")
 
 
 def absolute_file_url(url: str) -> str:
@@ -178,7 +200,7 @@ def _fetch_once(url: str, tmp: Path, timeout: float) -> tuple[str, int]:
 
 
 def download(url: str, dest: str | os.PathLike, *, sha256: str, name: str,
-             mirror: str | None = None, public_base: str = PUBLIC_BASE,
+             mirror: str | None = None, public_base: str | None = None,
              retries: int = 4, backoff: float = 1.0, timeout: float = 60) -> Path:
     """Download ``url`` to ``dest`` and verify its sha256.
 

@@ -1,6 +1,7 @@
 """The workflow's raw files: where each comes from, and their re-verification.
 
-A raw file ``data/raw/{dataset}/{file}`` is downloaded once (checksummed,
+A raw file ``data/raw/{dataset}/{file}`` (:func:`raw_files` names a
+dataset's files) is downloaded once (checksummed,
 protected) and then read by every later run. :func:`verify_raw_files` checks
 before each run that the files are still the ones the datasets table names:
 cheaply, by size and modification time, against a record of the last full
@@ -22,15 +23,18 @@ import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from mlfsbench.data.download import GIT_BLOB, git_blob_id
-from mlfsbench.data.table import read_datasets_table
+from mlfsbench.data.rdata import is_r_data
+from mlfsbench.data.table import DatasetSpec, read_datasets_table
 from mlfsbench.workflow.io import write_json
 
 log = logging.getLogger(__name__)
 
-#: File name under ``data/raw/{dataset}/`` -> role in the datasets table.
-RAW_FILE_ROLES = {"whole.arff": "arff", "train.arff": "train",
+#: File name under ``data/raw/{dataset}/`` -> role in the datasets table
+#: (the whole file is ``whole.rda`` when it is an R data file).
+RAW_FILE_ROLES = {"whole.arff": "arff", "whole.rda": "arff", "train.arff": "train",
                   "test.arff": "test", "labels.xml": "xml"}
 _RE_SHA256 = re.compile(r"^[0-9a-f]{64}$")
 _RE_GIT_BLOB = re.compile(r"^git-blob:[0-9a-f]{40}$")
@@ -40,17 +44,39 @@ class RawFileChanged(ValueError):
     """A raw file no longer matches the checksum of the datasets table."""
 
 
+def raw_files(spec: DatasetSpec) -> dict[str, tuple[str, str]]:
+    """``file name -> (url, checksum)`` of a dataset's raw files.
+
+    The names are those of :data:`RAW_FILE_ROLES`; the whole file is
+    ``whole.rda`` when its URL names an R data file (``.rda``), so that the
+    prepare stage reads it by its suffix, else ``whole.arff``.
+
+    Examples
+    --------
+    >>> spec = DatasetSpec("llog", arff_url="https://e.org/data/langlog.rda",
+    ...                    arff_sha256="0" * 64)
+    >>> list(raw_files(spec))
+    ['whole.rda']
+    """
+    files = spec.files()
+    whole = "whole.arff"
+    if "arff" in files and is_r_data(urlsplit(files["arff"][0]).path):
+        whole = "whole.rda"
+    names = {"arff": whole, "train": "train.arff", "test": "test.arff",
+             "xml": "labels.xml"}
+    return {names[role]: source for role, source in files.items()}
+
+
 def raw_file_source(table: str | os.PathLike, dataset: str,
                     file: str) -> tuple[str, str]:
     """``(url, sha256)`` of one raw file of ``dataset`` in the datasets table."""
     specs = {s.name: s for s in read_datasets_table(table)}
     if dataset not in specs:
         raise ValueError(f"{table}: no dataset {dataset!r}")
-    role = RAW_FILE_ROLES.get(file)
-    files = specs[dataset].files()
-    if role not in files:
+    files = raw_files(specs[dataset])
+    if file not in files:
         raise ValueError(f"{table}: dataset {dataset!r} has no {file}")
-    return files[role]
+    return files[file]
 
 
 def file_sha256(path: str | os.PathLike) -> str:

@@ -1,8 +1,12 @@
 """The datasets table: where each dataset's files come from.
 
 A tab-separated file with one row per dataset and the columns
-:data:`COLUMNS`. A dataset is either one ARFF file (``arff_url``) or a train
-and a test file (``train_url`` and ``test_url``); the label XML is optional.
+:data:`COLUMNS`. A dataset is either one file (``arff_url``: an ARFF file,
+or an R data file holding an ``mldr`` object, told by its ``.rda`` suffix; see
+:mod:`mlfsbench.data.rdata`) or a train and a test file (``train_url`` and
+``test_url``); the label XML is optional. The URLs are the public ones; a
+mirror stands in for each upstream it holds
+(:data:`~mlfsbench.data.download.MIRROR_FOLDERS`).
 Every URL comes with the checksum of its file in the matching ``*_sha256``
 column: its sha256 or, for a file known only by its id in a git repository
 (Mulan's larger files), ``git-blob:`` and its git blob id (see

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import scipy.sparse as sp
 
-from mlfsbench.data import Dataset, dataset_statistics, load_mulan
+from mlfsbench.data import Dataset, dataset_statistics, load_dataset
 from mlfsbench.data.split import make_splits
 from mlfsbench.estimators import registry
 from mlfsbench.evaluation.metrics import evaluate as evaluate_metrics
@@ -74,9 +74,10 @@ def prepare(arff_paths: Sequence[PathLike], xml: PathLike | None, out: PathLike,
     ``targets`` marks multi-target regression data (see
     :func:`mlfsbench.data.load_mulan`).
     """
-    ds = load_mulan(list(arff_paths), xml, name=name, nominal=nominal,
-                    missing="reject" if missing == "reject" else "keep",
-                    targets=targets)
+    # ARFF or R data, by the file's suffix (mlfsbench.data.load_dataset)
+    ds = load_dataset(list(arff_paths), xml, name=name, nominal=nominal,
+                      missing="reject" if missing == "reject" else "keep",
+                      targets=targets)
     ds.save(out)
     if stats_out is not None:
         write_json(stats_out, {"dataset": name, **dataset_statistics(ds)})
