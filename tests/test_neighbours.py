@@ -15,8 +15,8 @@ import scipy.sparse as sp
 from numpy.testing import assert_array_equal
 from sklearn.neighbors import NearestNeighbors
 
-from mlfsbench.estimators.classifiers import _base
-from mlfsbench.estimators.classifiers._base import EuclideanIndex, smallest_k
+from mlfsbench.estimators import neighbours
+from mlfsbench.estimators.neighbours import EuclideanIndex, smallest_k
 
 
 def _reference(D, k):
@@ -109,5 +109,5 @@ def test_blocks_do_not_change_the_neighbours_of_exact_data(monkeypatch):
     rng = np.random.default_rng(3)
     X = rng.integers(0, 4, (800, 5)).astype(float)  # many ties
     whole = EuclideanIndex(X).kneighbors(X, 5, exclude_self=True)
-    monkeypatch.setattr(_base, "SEARCH_MEMORY_MIB", 0)  # one query row a block
+    monkeypatch.setattr(neighbours, "SEARCH_MEMORY_MIB", 0)  # one query row a block
     assert_array_equal(EuclideanIndex(X).kneighbors(X, 5, exclude_self=True), whole)
