@@ -39,9 +39,10 @@ Choices where the paper is silent (tested in ``tests/test_brknn.py``):
 - Features are min-max scaled on the training part when ``scale=True``, with
   the helpers of :mod:`mlfsbench.estimators.classifiers._base` (Weka's
   ``EuclideanDistance`` normalisation, the default of Mulan's ``BRkNN``);
-  distances are Euclidean. Ties in distance among neighbours follow
-  scikit-learn's ``NearestNeighbors`` (stable by training index for the
-  brute-force search).
+  distances are Euclidean. Among equally distant neighbours the earlier
+  training instances come first
+  (:class:`~mlfsbench.estimators.neighbours.EuclideanIndex`, the tie rule of
+  :mod:`mlfsbench.estimators.neighbours`).
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ ran):
   pair is exactly 0.5.
 - Neighbours are the ``k`` nearest training instances, and among equal
   distances the earlier training instances
-  (:class:`~mlfsbench.estimators.classifiers._base.EuclideanIndex`): a
+  (:class:`~mlfsbench.estimators.neighbours.EuclideanIndex`): a
   rule of the distances alone (scikit-learn's brute-force search, used here
   before, left the choice among equal distances to ``np.argpartition``'s
   selection algorithm).
