@@ -6,7 +6,7 @@
 2. FIMF (Lee & Kim 2015) with every label promising on Corel5k (5000 x 499,
    374 labels: 69 751 label pairs). Its cost is the pair term
    ``sum_{i<j} I(f; (l_i, l_j))``: the count-based
-   :func:`mlfsbench.estimators.selectors.lee.label_pair_joint_mi_counts`
+   :func:`mlfsbench.estimators.selectors.multivariate_mi.label_pair_joint_mi_counts`
    (one set of contingency tables per label, sparse) against the named
    baseline, the blocked per-pair MI of
    :func:`mlfsbench.estimators.selectors._greedy.label_pair_joint_mi` (which
@@ -32,8 +32,13 @@ from _common import add_shared_argument, best_time
 from mlfsbench.data import load_mulan
 from mlfsbench.data.arff import DataFormatError
 from mlfsbench.estimators.selectors._greedy import label_pair_joint_mi
-from mlfsbench.estimators.selectors.lee import FIMF, label_pair_joint_mi_counts
-from mlfsbench.estimators.selectors.lee2016 import EntropyLabelSelection
+from mlfsbench.estimators.selectors.entropy_label_selection import (
+    EntropyLabelSelection,
+)
+from mlfsbench.estimators.selectors.multivariate_mi import (
+    FIMF,
+    label_pair_joint_mi_counts,
+)
 
 
 def binary_codes(X):

@@ -65,7 +65,7 @@ from sklearn import config_context
 from sklearn.neighbors import NearestNeighbors
 from threadpoolctl import threadpool_limits
 
-from mlfsbench.estimators import registry
+from mlfsbench.estimators import neighbours, registry
 from mlfsbench.estimators.classifiers import _base
 from mlfsbench.estimators.classifiers._base import PathMixin
 
@@ -96,7 +96,7 @@ class SklearnIndex:
         self.nn = NearestNeighbors(metric="euclidean").fit(X)
 
     def kneighbors(self, Q, k, *, exclude_self=False):
-        with config_context(working_memory=_base.SEARCH_MEMORY_MIB):
+        with config_context(working_memory=neighbours.SEARCH_MEMORY_MIB):
             nb = self.nn.kneighbors(Q, n_neighbors=k + exclude_self,
                                     return_distance=False)
         if not exclude_self:
@@ -108,7 +108,8 @@ class SklearnIndex:
 
 @contextlib.contextmanager
 def sklearn_search():
-    """Run the k-NN learners with :class:`SklearnIndex` (the named baseline)."""
+    """Run the k-NN learners with :class:`SklearnIndex` (the named baseline):
+    the name their mixin (``classifiers._base``) indexes with is swapped."""
     saved = _base.EuclideanIndex
     _base.EuclideanIndex = SklearnIndex
     try:

@@ -4,8 +4,8 @@ Delicious (Lee & Kim 2016, Table 1): 16105 patterns, 500 binary features,
 983 labels, label density 0.019. A synthetic binary set of that shape (seeded;
 label density about 0.02, feature density about 0.05) is scored by
 
-- ``lee2016`` (:class:`mlfsbench.estimators.selectors.lee2016.EntropyLabelSelection`,
-  default |Y| = 20 % of the labels) on the 0/1 codes, and
+- ``lee2016`` (:class:`mlfsbench.estimators.selectors.entropy_label_selection.
+  EntropyLabelSelection`, default |Y| = 20 % of the labels) on the 0/1 codes, and
 - ``br-cc`` (:class:`mlfsbench.estimators.selectors.br_cc.BRCorrelation`) on the same
   values as floats,
 
@@ -40,7 +40,9 @@ from mlfsbench.estimators.information.entropy import (
     mutual_information,
 )
 from mlfsbench.estimators.selectors.br_cc import BRCorrelation
-from mlfsbench.estimators.selectors.lee2016 import EntropyLabelSelection
+from mlfsbench.estimators.selectors.entropy_label_selection import (
+    EntropyLabelSelection,
+)
 
 N, P, Q = 16105, 500, 983
 

@@ -1,7 +1,7 @@
 """Benchmark: RF-BR on emotions vs skrebate's ReliefF run once per label.
 
-Times :class:`mlfsbench.estimators.selectors.spolaor.ReliefFBR` (ReliefF on every binary
-relevance label, k = 10, every instance sampled; the distances and neighbour
+Times :class:`mlfsbench.estimators.selectors.relieff.ReliefFBR` (ReliefF on every
+binary relevance label, k = 10, every instance sampled; the distances and neighbour
 orders are shared by the labels) against the obvious baseline,
 ``skrebate.ReliefF(n_neighbors=10, categorical_features=[])`` fitted once per
 label (``categorical_features=[]`` makes skrebate treat every feature as
@@ -10,12 +10,13 @@ the per-label weights agree to 1e-10 and prints the speed-up (target >= 5x).
 
 Second part: on medical (978 x 1449 binary word features, 45 labels) RF-BR and
 RF-LP take the sparse path for 0/1 features; the baseline is the same code's
-dense path (``cdist`` distances and dense ``|x_i - x_j|`` of every pair),
-measured in the same run. The weights must agree to 1e-10.
+dense path (``cdist`` distances and dense ``|x_i - x_j|`` of every pair,
+``relieff_scores(..., binary_path=False)``), measured in the same run. The
+weights must agree to 1e-10.
 
 Third part: on bibtex, RF-BR with rare classes taken from the distances to
 their members against the class masks of each row's distance order (the
-baseline, the same code with the switch off); bitwise equal scores.
+baseline, ``relieff_scores(..., gather_path=False)``); bitwise equal scores.
 
 Usage::
 
@@ -35,8 +36,10 @@ import numpy as np
 from _common import add_shared_argument, best_time, load_shared
 from skrebate import ReliefF
 
-from mlfsbench.estimators.selectors import _relief
-from mlfsbench.estimators.selectors.spolaor import ReliefFBR, ReliefFLP
+from mlfsbench.estimators.selectors._relief import relieff_scores
+from mlfsbench.estimators.selectors.relieff import ReliefFBR
+from mlfsbench.estimators.transformations.br import BinaryRelevance
+from mlfsbench.estimators.transformations.lp import LabelPowerset
 
 
 def baseline(X, Y) -> np.ndarray:
@@ -87,14 +90,13 @@ def binary_part(args) -> int:
     print(f"medical: {X.shape[0]} samples x {X.shape[1]} binary features, "
           f"{Y.shape[1]} labels")
     status = 0
-    for name, cls in (("rf-br", ReliefFBR), ("rf-lp", ReliefFLP)):
-        t_fast, fast = best_time(lambda c=cls: c().fit(X, Y), args.repeats)
-        _relief._BINARY_PATH = False
-        try:
-            t_dense, dense = best_time(lambda c=cls: c().fit(X, Y), 1)
-        finally:
-            _relief._BINARY_PATH = True
-        err = float(np.abs(fast.scores_ - dense.scores_).max())
+    for name, classes in (("rf-br", BinaryRelevance().fit_transform(Y)),
+                          ("rf-lp", LabelPowerset().fit_transform(Y))):
+        t_fast, fast = best_time(lambda c=classes: relieff_scores(X, c),
+                                 args.repeats)
+        t_dense, dense = best_time(
+            lambda c=classes: relieff_scores(X, c, binary_path=False), 1)
+        err = float(np.abs(fast - dense).max())
         print(f"{name}: sparse path {t_fast:.3f} s, dense path {t_dense:.3f} s, "
               f"max |difference| {err:.1e}")
         if err > 1e-10:
@@ -109,25 +111,21 @@ def rare_part(args) -> int:
 
     Bibtex (159 labels, most held by 1-2 % of the instances): RF-BR on the
     first 90 % of the rows, ``--rare-samples`` sampled rows (seed 0). The
-    baseline is the same code with ``_GATHER_PATH`` off (every class found
+    baseline is the same code with ``gather_path=False`` (every class found
     by masking a prefix of each row's distance order, as before
     2026-11-25); the scores must be equal bit for bit.
     """
     ds = load_shared(args.shared, "bibtex")
     n = int(0.9 * ds.X.shape[0])
     X, Y = ds.X[:n], ds.Y[:n]
-    sel = ReliefFBR(n_samples=args.rare_samples, random_state=0)
+    classes = BinaryRelevance().fit_transform(Y)  # RF-BR's class vectors
+    kw = {"n_samples": args.rare_samples, "random_state": 0}
     print(f"bibtex: {n} samples x {X.shape[1]} binary features, {Y.shape[1]} "
           f"labels, {args.rare_samples} sampled")
-    t_fast, fast = best_time(lambda: ReliefFBR(**sel.get_params()).fit(X, Y),
-                             args.repeats)
-    _relief._GATHER_PATH = False
-    try:
-        t_mask, mask = best_time(lambda: ReliefFBR(**sel.get_params()).fit(X, Y),
-                                 args.repeats)
-    finally:
-        _relief._GATHER_PATH = True
-    same = np.array_equal(fast.relief_, mask.relief_)
+    t_fast, fast = best_time(lambda: relieff_scores(X, classes, **kw), args.repeats)
+    t_mask, mask = best_time(
+        lambda: relieff_scores(X, classes, gather_path=False, **kw), args.repeats)
+    same = np.array_equal(fast, mask)
     print(f"rf-br: rare classes from distances {t_fast:.3f} s, from masks "
           f"{t_mask:.3f} s, scores bitwise equal: {same}")
     if not same:

@@ -121,13 +121,13 @@ def test_sparse_matches_dense(data, densify, monkeypatch):
 
 def test_validation(data):
     X, Y, _ = data
-    with pytest.raises(ValueError, match="penalty"):
+    with pytest.raises(ValueError, match="'penalty' parameter"):
         BRLogisticRegression(penalty="l1").fit(X, Y)
-    with pytest.raises(ValueError, match="C must"):
+    with pytest.raises(ValueError, match="'C' parameter of BRLogisticRegression"):
         BRLogisticRegression(penalty="l2", C=0).fit(X, Y)
-    with pytest.raises(ValueError, match="solver"):
+    with pytest.raises(ValueError, match="'solver' parameter"):
         BRLogisticRegression(solver="saga").fit(X, Y)
-    with pytest.raises(ValueError, match="threshold"):
+    with pytest.raises(ValueError, match="'threshold' parameter"):
         BRLogisticRegression(threshold=1.0).fit(X, Y)
     with pytest.raises(ValueError, match="features"):
         BRLogisticRegression().fit(X, Y).predict(np.zeros((1, 3)))

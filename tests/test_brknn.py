@@ -200,7 +200,7 @@ def test_sparse_input_matches_dense(tiny):
 
 def test_validation():
     X, Y = np.zeros((3, 1)), np.array([[1], [0], [1]])
-    with pytest.raises(ValueError, match="k must be"):
+    with pytest.raises(ValueError, match="'k' parameter of BRkNNa must be"):
         BRkNNa(k=0).fit(X, Y)
     with pytest.raises(ValueError, match="at least 4"):
         BRkNNb(k=4).fit(X, Y)

@@ -72,7 +72,7 @@ def test_sparse_matches_dense(data):
 
 def test_validation(data):
     X, Y, _, _ = data
-    with pytest.raises(ValueError, match="k must"):
+    with pytest.raises(ValueError, match="'k' parameter of KNNRegressor must"):
         KNNRegressor(k=0).fit(X, Y)
     with pytest.raises(ValueError, match="samples"):
         KNNRegressor().fit(X, Y[:5])

@@ -290,11 +290,13 @@ def test_count_tables_and_likelihoods_small():
 @pytest.mark.parametrize(
     ("params", "match"),
     [
-        ({"k": 0}, "k must be"),
-        ({"k": 2.5}, "k must be"),
-        ({"s": 0.0}, "s must be"),
-        ({"s": float("nan")}, "s must be"),
-        ({"scale": "yes"}, "scale must be"),
+        ({"k": 0}, "'k' parameter of MLkNN must be an int in the range"),
+        ({"k": 2.5}, "'k' parameter of MLkNN must be an int"),
+        ({"k": True}, "'k' parameter of MLkNN must be an int"),
+        ({"s": 0.0}, "'s' parameter of MLkNN must be a float in the range"),
+        ({"s": float("nan")}, "'s' parameter"),
+        ({"s": float("inf")}, "'s' parameter"),
+        ({"scale": "yes"}, "'scale' parameter of MLkNN must be an instance of 'bool'"),
         ({"k": 8}, "at least k \\+ 1"),
     ],
 )
@@ -426,14 +428,14 @@ def test_sparse_search_memory_is_bounded(monkeypatch):
     """
     import tracemalloc
 
-    from mlfsbench.estimators.classifiers import _base
+    from mlfsbench.estimators import neighbours
 
     rng = np.random.default_rng(0)
     X = sp.random(2000, 30, density=0.2, format="csr", random_state=1)
     Y = (rng.random((2000, 3)) < 0.3).astype(int)
     clf = MLkNN(k=5, random_state=0).fit(X, Y)
     expected = clf.predict_proba(X)
-    monkeypatch.setattr(_base, "SEARCH_MEMORY_MIB", 4)
+    monkeypatch.setattr(neighbours, "SEARCH_MEMORY_MIB", 4)
     tracemalloc.start()
     got = clf.predict_proba(X)
     _, peak = tracemalloc.get_traced_memory()

@@ -1,13 +1,17 @@
-"""The k-NN learners' neighbour search: ``smallest_k`` and ``EuclideanIndex``.
+"""The neighbour search: ``smallest_k`` and ``EuclideanIndex``, and its one room.
 
 The rule: the ``k`` nearest training rows, nearest first, equal distances in
 training order. Checked against a stable full sort (the definition), against
 scikit-learn's search where no distances tie (an independent
 implementation), and for its invariances (block size, sparse or dense
-storage of the same values, excluded self).
+storage of the same values, excluded self). No estimator module but
+``estimators/neighbours.py`` searches for neighbours (an AST check).
 """
 
 from __future__ import annotations
+
+import ast
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,8 +19,8 @@ import scipy.sparse as sp
 from numpy.testing import assert_array_equal
 from sklearn.neighbors import NearestNeighbors
 
-from mlfsbench.estimators.classifiers import _base
-from mlfsbench.estimators.classifiers._base import EuclideanIndex, smallest_k
+from mlfsbench.estimators import neighbours
+from mlfsbench.estimators.neighbours import EuclideanIndex, smallest_k
 
 
 def _reference(D, k):
@@ -109,5 +113,49 @@ def test_blocks_do_not_change_the_neighbours_of_exact_data(monkeypatch):
     rng = np.random.default_rng(3)
     X = rng.integers(0, 4, (800, 5)).astype(float)  # many ties
     whole = EuclideanIndex(X).kneighbors(X, 5, exclude_self=True)
-    monkeypatch.setattr(_base, "SEARCH_MEMORY_MIB", 0)  # one query row a block
+    monkeypatch.setattr(neighbours, "SEARCH_MEMORY_MIB", 0)  # one query row a block
     assert_array_equal(EuclideanIndex(X).kneighbors(X, 5, exclude_self=True), whole)
+
+
+# ------------------------------------------------- one room for the searches
+#: What finds neighbours: partial sorts of distances, trees, distance matrices.
+SEARCH_NAMES = {"argpartition", "partition", "cKDTree", "KDTree", "BallTree",
+                "NearestNeighbors", "cdist", "pdist"}
+ESTIMATORS = Path(neighbours.__file__).resolve().parent
+
+
+def neighbour_searches(source: str) -> list[tuple[int, str]]:
+    """``(line, name)`` of every use or import of a :data:`SEARCH_NAMES` name."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in SEARCH_NAMES:
+            found.append((node.lineno, node.attr))
+        elif isinstance(node, ast.Name) and node.id in SEARCH_NAMES:
+            found.append((node.lineno, node.id))
+        elif isinstance(node, ast.ImportFrom):
+            found += [(node.lineno, a.name) for a in node.names
+                      if a.name in SEARCH_NAMES]
+    return found
+
+
+def test_the_checker_finds_a_search_outside_the_module():
+    source = ("import numpy as np\nfrom scipy.spatial import cKDTree\n"
+              "def f(D, k):\n    return np.argpartition(D, k, axis=1)\n")
+    assert neighbour_searches(source) == [(2, "cKDTree"), (4, "argpartition")]
+    assert neighbour_searches("import numpy as np\nnp.argsort([1, 0])\n") == []
+
+
+def test_only_the_neighbour_module_searches_for_neighbours():
+    """A change to how neighbours are found has one room: no estimator module
+    but :mod:`mlfsbench.estimators.neighbours` partitions distances, builds a
+    tree or a distance matrix."""
+    outside = {}
+    for path in sorted(ESTIMATORS.rglob("*.py")):
+        if path.name == "neighbours.py" and path.parent == ESTIMATORS:
+            continue
+        hits = neighbour_searches(path.read_text(encoding="utf-8"))
+        if hits:
+            outside[path.relative_to(ESTIMATORS).as_posix()] = hits
+    assert outside == {}
+    assert neighbour_searches((ESTIMATORS / "neighbours.py").read_text(
+        encoding="utf-8"))  # the module itself does search

@@ -18,8 +18,9 @@ from sklearn.base import clone
 from mlfsbench.data import load_mulan
 from mlfsbench.estimators import registry
 from mlfsbench.estimators.classifiers import br_lr
-from mlfsbench.estimators.classifiers._base import EuclideanIndex, PathMixin
+from mlfsbench.estimators.classifiers._base import PathMixin
 from mlfsbench.estimators.classifiers.br_lr import BRLogisticRegression
+from mlfsbench.estimators.neighbours import EuclideanIndex
 
 KNN = {
     "mlknn": {"k": 7},
@@ -222,7 +223,7 @@ def test_path_validates_its_inputs(name):
 @pytest.fixture
 def keyed_searches(monkeypatch):
     """Count KeyedIndex.kneighbors calls (searches on accumulated keys)."""
-    from mlfsbench.estimators.classifiers._base import KeyedIndex
+    from mlfsbench.estimators.neighbours import KeyedIndex
 
     return _count_calls(monkeypatch, KeyedIndex)
 
@@ -252,21 +253,21 @@ def test_accumulated_keys_equal_per_k_loop(genbase_fold, keyed_searches, form,
 
 def test_keys_are_accumulated_only_for_exact_features(yeast_fold, genbase_fold,
                                                       keyed_searches, monkeypatch):
-    from mlfsbench.estimators.classifiers import _base
+    from mlfsbench.estimators import neighbours
 
     clf = registry.create("classifier", "brknn-a", KNN["brknn-a"])
     clf.predict_path(*yeast_fold[:3], yeast_fold[3][:3])  # tenths, scaled
     assert keyed_searches == []
-    monkeypatch.setattr(_base, "NESTED_KEYS_MIB", 0)  # a fold too large
+    monkeypatch.setattr(neighbours, "NESTED_KEYS_MIB", 0)  # a fold too large
     clf.predict_path(*genbase_fold[:3], genbase_fold[3][:3])
     assert keyed_searches == []
-    monkeypatch.setattr(_base, "NESTED_KEYS_MIB", 256)
+    monkeypatch.setattr(neighbours, "NESTED_KEYS_MIB", 256)
     clf.predict_path(*genbase_fold[:3], genbase_fold[3][:3])
     assert len(keyed_searches) == 3
 
 
 def test_exact_values():
-    from mlfsbench.estimators.classifiers._base import exact_values
+    from mlfsbench.estimators.neighbours import exact_values
 
     assert exact_values(np.array([[0.0, 3.0], [-2.0, 1024.0]]))
     assert not exact_values(np.array([[0.0, 1025.0]]))
@@ -280,7 +281,7 @@ def test_keyed_index_orders_by_key_then_column(bound):
     """Integer keys crowded with ties: the (key * n + column) search and the
     plain one (a bound too large for it) both return the stable-sort order
     of the keys, own row excluded in the leave-one-out search."""
-    from mlfsbench.estimators.classifiers._base import KeyedIndex, KeyedRows
+    from mlfsbench.estimators.neighbours import KeyedIndex, KeyedRows
 
     rng = np.random.default_rng(5)
     n, m = 300, 40

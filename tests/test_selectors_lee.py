@@ -28,8 +28,8 @@ from mlfsbench.estimators.information.entropy import (
     joint_entropy,
     mutual_information,
 )
-from mlfsbench.estimators.selectors.lee import AMI, FIMF, PMU, SCLS
 from mlfsbench.estimators.selectors.mdmr import MDMR
+from mlfsbench.estimators.selectors.multivariate_mi import AMI, FIMF, PMU, SCLS
 
 H = 2 - 0.75 * np.log2(3)
 
@@ -231,7 +231,9 @@ def test_fimf_default_takes_ten_promising_labels():
 @pytest.mark.parametrize("sparse", [False, True])
 def test_count_based_pair_term_equals_per_pair_mi(sparse):
     from mlfsbench.estimators.selectors._greedy import label_pair_joint_mi
-    from mlfsbench.estimators.selectors.lee import label_pair_joint_mi_counts
+    from mlfsbench.estimators.selectors.multivariate_mi import (
+        label_pair_joint_mi_counts,
+    )
 
     rng = np.random.default_rng(9)
     X = rng.integers(0, 3, (150, 6)) * (rng.random((150, 6)) < 0.4)

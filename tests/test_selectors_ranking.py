@@ -36,17 +36,18 @@ from mlfsbench.estimators.selectors._relief import relieff_scores, rrelieff_scor
 from mlfsbench.estimators.selectors.br_cc import BRCorrelation
 from mlfsbench.estimators.selectors.br_or import BROddsRatio
 from mlfsbench.estimators.selectors.ela_chi import ELAChi2
-from mlfsbench.estimators.selectors.lee2016 import EntropyLabelSelection
+from mlfsbench.estimators.selectors.entropy_label_selection import (
+    EntropyLabelSelection,
+)
+from mlfsbench.estimators.selectors.information_gain import (
+    InformationGainBR,
+    InformationGainLP,
+)
 from mlfsbench.estimators.selectors.mfs import MultiLabelFStatistic
 from mlfsbench.estimators.selectors.mim import MIMBR
 from mlfsbench.estimators.selectors.ppt_mi import PPTMutualInformation
+from mlfsbench.estimators.selectors.relieff import ReliefFBR, ReliefFLP
 from mlfsbench.estimators.selectors.rrelieff import RReliefF
-from mlfsbench.estimators.selectors.spolaor import (
-    InformationGainBR,
-    InformationGainLP,
-    ReliefFBR,
-    ReliefFLP,
-)
 from mlfsbench.estimators.transformations.lp import labelset_codes
 
 NAMES = {
@@ -512,21 +513,17 @@ def test_relieff_binary_path_is_used_and_matches_direct_rule():
 
 @pytest.mark.parametrize("n_samples", [None, 31])
 @pytest.mark.parametrize("k", [1, 3, 10])
-def test_relieff_binary_path_equals_dense_path(monkeypatch, k, n_samples):
-    from mlfsbench.estimators.selectors import _relief
-
+def test_relieff_binary_path_equals_dense_path(k, n_samples):
     X, Y = _binary_problem(8 + k)
     codes, _ = labelset_codes(Y)
     targets = np.column_stack([Y, codes])
     fast = relieff_scores(X, targets, n_neighbors=k, n_samples=n_samples,
                           random_state=3)
     # a tiny sparse budget forces one-row blocks on the sparse path
-    monkeypatch.setattr(_relief, "_MAX_SPARSE_CELLS", 1)
     tiny_blocks = relieff_scores(X, targets, n_neighbors=k, n_samples=n_samples,
-                                 random_state=3)
-    monkeypatch.setattr(_relief, "_BINARY_PATH", False)
+                                 random_state=3, max_sparse_cells=1)
     dense = relieff_scores(X, targets, n_neighbors=k, n_samples=n_samples,
-                           random_state=3)
+                           random_state=3, binary_path=False)
     np.testing.assert_allclose(fast, dense, atol=1e-12)
     np.testing.assert_allclose(tiny_blocks, dense, atol=1e-12)
     assert np.abs(dense).max() > 0.05
@@ -561,7 +558,7 @@ def test_every_discrete_selector_rejects_non_codes_in_fit(name):
 
 def test_ig_auto_takes_0_1_features_as_nominal_and_mdl_for_the_rest():
     """Weka treats Mulan's {0,1} word attributes as nominal: no MDL test."""
-    from mlfsbench.estimators.selectors._base import binary_columns
+    from mlfsbench.estimators.validation import binary_columns
 
     # a weak word: present in 3 of 10 positives and 1 of 10 negatives
     y = np.array([1] * 10 + [0] * 10)
@@ -643,8 +640,8 @@ def test_br_or_on_genbase_selects_no_constant_feature(shared_datasets):
 @pytest.mark.parametrize("prefix, mask, gather", [
     (1, False, True), (6, False, True), (40, False, True), (0, True, True),
     (0, True, False)])
-def test_relieff_shortcuts_equal_sorting_the_whole_order(monkeypatch, binary,
-                                                          prefix, mask, gather):
+def test_relieff_shortcuts_equal_sorting_the_whole_order(binary, prefix, mask,
+                                                          gather):
     """Class neighbours found in a prefix of each row's distance order (rows
     whose prefix lacks some class fall back to the whole order), or for a
     two-class target from the class mask without sorting, or for a rare class
@@ -653,18 +650,13 @@ def test_relieff_shortcuts_equal_sorting_the_whole_order(monkeypatch, binary,
     scores bit for bit (ties abound in the binary case), for binary-relevance
     labels (a rare one and a constant one among them) and a many-class
     label-powerset class."""
-    from mlfsbench.estimators.selectors import _relief
-
     rng = np.random.default_rng(3)
     X = (rng.random((120, 9)) < 0.3).astype(float) if binary else rng.random((120, 9))
     Y = (rng.random((120, 5)) < [0.5, 0.2, 0.05, 0.9, 0.0]).astype(int)
     lp = Y @ (1 << np.arange(5))
-    monkeypatch.setattr(_relief, "_PREFIX", 0)
-    monkeypatch.setattr(_relief, "_MASK_PATH", False)
-    whole = [relieff_scores(X, Y, n_neighbors=5), relieff_scores(X, lp, n_neighbors=5)]
-    monkeypatch.setattr(_relief, "_PREFIX", prefix)
-    monkeypatch.setattr(_relief, "_MASK_PATH", mask)
-    monkeypatch.setattr(_relief, "_GATHER_PATH", gather)
+    whole = [relieff_scores(X, classes, n_neighbors=5, prefix=0, mask_path=False)
+             for classes in (Y, lp)]
     for expected, classes in zip(whole, (Y, lp), strict=True):
-        np.testing.assert_array_equal(relieff_scores(X, classes, n_neighbors=5),
-                                      expected)
+        got = relieff_scores(X, classes, n_neighbors=5, prefix=prefix,
+                             mask_path=mask, gather_path=gather)
+        np.testing.assert_array_equal(got, expected)

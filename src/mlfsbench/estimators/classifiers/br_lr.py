@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
@@ -60,15 +60,18 @@ from scipy.special import expit
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from mlfsbench.estimators.classifiers._base import (
-    MultiLabelClassifier,
+from mlfsbench.estimators.classifiers._base import MultiLabelClassifier
+from mlfsbench.estimators.registry import register
+from mlfsbench.estimators.validation import (
+    Number,
     check_features,
     check_labels,
     check_n_features,
+    positive_count,
 )
-from mlfsbench.estimators.registry import register
 
 __all__ = ["BRLogisticRegression", "fit_logistic_batch"]
 
@@ -506,6 +509,16 @@ default="batched-lbfgs"
     [1.0]
     """
 
+    _parameter_constraints: dict = {
+        "penalty": [StrOptions(set(_PENALTIES)), None],
+        "C": [Number(Real, 0, math.inf, closed="neither")],
+        "solver": [StrOptions(set(_SOLVERS))],
+        "max_iter": [positive_count()],
+        "tol": [Number(Real, 0, None, closed="left")],
+        "threshold": [Number(Real, 0, 1, closed="neither")],
+        "random_state": ["random_state"],
+    }
+
     def __init__(self, *, penalty="none", C=1.0, solver="batched-lbfgs", max_iter=1000,
                  tol=1e-4, threshold=0.5, random_state=None):
         self.penalty = penalty
@@ -517,25 +530,10 @@ default="batched-lbfgs"
         self.random_state = random_state
 
     def _check_params(self) -> float:
-        """Validate parameters; return scikit-learn's ``C``."""
-        penalty = "none" if self.penalty is None else self.penalty
-        if penalty not in _PENALTIES:
-            raise ValueError(f"penalty must be 'none', None or 'l2', got {penalty!r}")
-        C = self.C
-        if penalty == "l2" and (
-            isinstance(C, bool) or not isinstance(C, Real)
-            or not (math.isfinite(C) and C > 0)
-        ):
-            raise ValueError(f"C must be a finite number > 0, got {C!r}")
-        if self.solver not in _SOLVERS:
-            raise ValueError(f"solver must be one of {_SOLVERS}, got {self.solver!r}")
-        it = self.max_iter
-        if isinstance(it, bool) or not isinstance(it, Integral) or it < 1:
-            raise ValueError(f"max_iter must be an integer >= 1, got {it!r}")
-        t = self.threshold
-        if isinstance(t, bool) or not isinstance(t, Real) or not 0 < t < 1:
-            raise ValueError(f"threshold must be in (0, 1), got {t!r}")
-        return math.inf if penalty == "none" else float(C)
+        """Validate the parameters (``_parameter_constraints``); return
+        scikit-learn's ``C`` (infinite without a penalty)."""
+        self._validate_params()
+        return math.inf if self.penalty in (None, "none") else float(self.C)
 
     def fit(self, X, Y):
         """Fit one logistic regression per non-constant label.

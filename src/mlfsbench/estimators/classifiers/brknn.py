@@ -39,9 +39,10 @@ Choices where the paper is silent (tested in ``tests/test_brknn.py``):
 - Features are min-max scaled on the training part when ``scale=True``, with
   the helpers of :mod:`mlfsbench.estimators.classifiers._base` (Weka's
   ``EuclideanDistance`` normalisation, the default of Mulan's ``BRkNN``);
-  distances are Euclidean. Ties in distance among neighbours follow
-  scikit-learn's ``NearestNeighbors`` (stable by training index for the
-  brute-force search).
+  distances are Euclidean. Among equally distant neighbours the earlier
+  training instances come first
+  (:class:`~mlfsbench.estimators.neighbours.EuclideanIndex`, the tie rule of
+  :mod:`mlfsbench.estimators.neighbours`).
 """
 
 from __future__ import annotations
@@ -53,13 +54,14 @@ from sklearn.utils.validation import check_is_fitted
 from mlfsbench.estimators.classifiers._base import (
     MultiLabelClassifier,
     ScaledNeighboursMixin,
-    check_flag,
-    check_int,
-    check_labels,
-    check_n_train,
     neighbour_label_counts,
 )
 from mlfsbench.estimators.registry import register
+from mlfsbench.estimators.validation import (
+    check_labels,
+    check_n_train,
+    positive_count,
+)
 
 __all__ = [
     "BRkNNa",
@@ -169,14 +171,16 @@ class _BRkNN(ScaledNeighboursMixin, MultiLabelClassifier):
 
     _rule = staticmethod(brknn_a_decisions)
 
+    _parameter_constraints: dict = {
+        "k": [positive_count()],
+        "scale": ["boolean"],
+        "random_state": ["random_state"],
+    }
+
     def __init__(self, *, k=10, scale=True, random_state=None):
         self.k = k
         self.scale = scale
         self.random_state = random_state
-
-    def _check_params(self) -> None:
-        check_int("k", self.k)
-        check_flag("scale", self.scale)
 
     def _check_y(self, Y, n_samples: int) -> np.ndarray:
         Y = check_labels(Y, n_samples)

@@ -33,14 +33,13 @@ import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
-from mlfsbench.estimators.classifiers._base import (
-    ScaledNeighboursMixin,
-    check_flag,
-    check_int,
+from mlfsbench.estimators.classifiers._base import ScaledNeighboursMixin
+from mlfsbench.estimators.registry import register
+from mlfsbench.estimators.validation import (
     check_n_train,
     check_targets,
+    positive_count,
 )
-from mlfsbench.estimators.registry import register
 
 __all__ = ["KNNRegressor"]
 
@@ -75,6 +74,12 @@ class KNNRegressor(ScaledNeighboursMixin, RegressorMixin, BaseEstimator):
     True
     """
 
+    _parameter_constraints: dict = {
+        "k": [positive_count()],
+        "scale": ["boolean"],
+        "random_state": ["random_state"],
+    }
+
     def __init__(self, *, k=10, scale=True, random_state=None):
         self.k = k
         self.scale = scale
@@ -85,10 +90,6 @@ class KNNRegressor(ScaledNeighboursMixin, RegressorMixin, BaseEstimator):
         tags.target_tags.multi_output = True
         tags.input_tags.sparse = True
         return tags
-
-    def _check_params(self) -> None:
-        check_int("k", self.k)
-        check_flag("scale", self.scale)
 
     def _check_y(self, Y, n_samples: int) -> np.ndarray:
         Y, one_target = check_targets(Y, n_samples)

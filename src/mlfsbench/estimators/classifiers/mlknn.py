@@ -40,7 +40,7 @@ ran):
   pair is exactly 0.5.
 - Neighbours are the ``k`` nearest training instances, and among equal
   distances the earlier training instances
-  (:class:`~mlfsbench.estimators.classifiers._base.EuclideanIndex`): a
+  (:class:`~mlfsbench.estimators.neighbours.EuclideanIndex`): a
   rule of the distances alone (scikit-learn's brute-force search, used here
   before, left the choice among equal distances to ``np.argpartition``'s
   selection algorithm).
@@ -61,12 +61,10 @@ from sklearn.utils.validation import check_is_fitted
 from mlfsbench.estimators.classifiers._base import (
     MultiLabelClassifier,
     ScaledNeighboursMixin,
-    check_flag,
-    check_int,
-    check_labels,
     neighbour_label_counts,
 )
 from mlfsbench.estimators.registry import register
+from mlfsbench.estimators.validation import Number, check_labels, positive_count
 
 __all__ = [
     "MLkNN",
@@ -214,6 +212,14 @@ class MLkNN(ScaledNeighboursMixin, MultiLabelClassifier):
     [[0.8, 0.2]]
     """
 
+    # s > 0 and finite: the smoothing keeps every estimate positive
+    _parameter_constraints: dict = {
+        "k": [positive_count()],
+        "s": [Number(Real, 0, math.inf, closed="neither")],
+        "scale": ["boolean"],
+        "random_state": ["random_state"],
+    }
+
     def __init__(self, *, k=10, s=1.0, scale=True, random_state=None):
         self.k = k
         self.s = s
@@ -221,18 +227,6 @@ class MLkNN(ScaledNeighboursMixin, MultiLabelClassifier):
         self.random_state = random_state
 
     # -- the steps shared by fit/predict and predict_path ---------------------
-    def _check_params(self) -> None:
-        check_int("k", self.k)
-        s = self.s
-        if isinstance(s, bool) or not isinstance(s, Real) or not (
-            math.isfinite(s) and s > 0
-        ):
-            raise ValueError(
-                f"s must be a finite number > 0 (the smoothing keeps every estimate "
-                f"positive), got {s!r}"
-            )
-        check_flag("scale", self.scale)
-
     def _check_y(self, Y, n_samples: int) -> np.ndarray:
         Y = check_labels(Y, n_samples)
         k = int(self.k)

@@ -60,6 +60,9 @@ Duplicate points (the guard)
 
 Computation
 -----------
+The neighbour searches themselves (KD-tree, sorted windows, partitions, the
+candidate lists) are in :mod:`mlfsbench.estimators.neighbours`.
+
 - :func:`knn_mutual_information` -- one subset, with KD-trees
   (:class:`scipy.spatial.cKDTree`), whole set and one tree per class.
 - :func:`knn_mutual_information_univariate` -- every single feature at once:
@@ -115,11 +118,16 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from scipy.spatial import cKDTree
 from scipy.special import digamma
 from sklearn.utils import check_random_state
 
 from mlfsbench.estimators.information.entropy import encode_codes
+from mlfsbench.estimators.neighbours import (
+    kth_distances_1d,
+    kth_neighbour_sq_distances,
+    kth_smallest,
+    sorted_neighbours,
+)
 
 __all__ = [
     "DEFAULT_K",
@@ -296,14 +304,6 @@ def mi_from_log_sums(log_all, log_class, counts, d: int):
 # --------------------------------------------------------------------------
 
 
-def _kth_tree(Z: np.ndarray, k: int, workers: int) -> np.ndarray:
-    """Squared distance of each row to its k-th nearest other row."""
-    dist, _ = cKDTree(Z).query(Z, k=k + 1, workers=workers)
-    # The query includes the point itself (distance 0, the smallest), so the
-    # (k+1)-th smallest distance is the k-th neighbour's even with ties.
-    return dist[:, k] ** 2
-
-
 def knn_mutual_information(X, y, *, k: int = DEFAULT_K,
                            standardize_features: bool = True,
                            noise: float = DEFAULT_NOISE, random_state=None,
@@ -336,9 +336,9 @@ def knn_mutual_information(X, y, *, k: int = DEFAULT_K,
                          noise=noise, random_state=random_state)
     codes, counts = _check_classes(y, Z.shape[0], k)
     workers = _n_threads(n_jobs)
-    log_all = _log_sq(_kth_tree(Z, k, workers)).sum()
+    log_all = _log_sq(kth_neighbour_sq_distances(Z, k, workers=workers)).sum()
     log_class = sum(
-        _log_sq(_kth_tree(Z[codes == c], k, workers)).sum()
+        _log_sq(kth_neighbour_sq_distances(Z[codes == c], k, workers=workers)).sum()
         for c in range(len(counts))
     )
     return float(mi_from_log_sums(log_all, log_class, counts, Z.shape[1]))
@@ -351,18 +351,7 @@ def knn_mutual_information(X, y, *, k: int = DEFAULT_K,
 
 def _sum_log_kth_1d(Z: np.ndarray, k: int) -> np.ndarray:
     """Per column, the sum over rows of log squared k-th neighbour distance."""
-    n, f = Z.shape
-    V = np.sort(Z, axis=0)
-    padded = np.empty((n + 2 * k, f))
-    padded[:k] = -np.inf
-    padded[k : k + n] = V
-    padded[k + n :] = np.inf
-    best = np.full((n, f), np.inf)
-    for s in range(k + 1):
-        # Window of k+1 sorted values V[i-k+s] .. V[i+s] around position i.
-        lo = padded[s : s + n]
-        hi = padded[s + k : s + k + n]
-        np.minimum(best, np.maximum(V - lo, hi - V), out=best)
+    best = kth_distances_1d(Z, k)
     return _log_sq(best * best).sum(axis=0)
 
 
@@ -459,10 +448,10 @@ class _Blocks:
 
 def _mi_full(D: np.ndarray, blocks: _Blocks, k: int, d: int) -> float:
     """Eq. 7 from a full squared-distance matrix (diagonal +inf)."""
-    log_all = _log_sq(np.partition(D, k - 1, axis=1)[:, k - 1]).sum()
+    log_all = _log_sq(kth_smallest(D, k)).sum()
     log_class = 0.0
     for s in blocks.slices():
-        log_class += _log_sq(np.partition(D[s, s], k - 1, axis=1)[:, k - 1]).sum()
+        log_class += _log_sq(kth_smallest(D[s, s], k)).sum()
     return float(mi_from_log_sums(log_all, log_class, blocks.counts, d))
 
 
@@ -615,14 +604,14 @@ class ForwardKnnMI:
         lower bound of every distance not among the first ``M`` columns.
         """
         _, m2 = self._levels()
-        whole = _sorted_neighbours(self.D2, m2)
+        whole = sorted_neighbours(self.D2, m2)
         n = self.n_samples
         slices = self.blocks.slices()
         width = max(min(m2, s.stop - s.start - 1) for s in slices) + 1
         idx = np.repeat(np.arange(n)[:, None], width, axis=1)
         vals = np.full((n, width), np.inf)
         for s in slices:
-            b_idx, b_vals = _sorted_neighbours(self.D2[s, s], m2)
+            b_idx, b_vals = sorted_neighbours(self.D2[s, s], m2)
             idx[s, : b_idx.shape[1]] = b_idx + s.start
             vals[s, : b_idx.shape[1]] = b_vals
         return whole, (idx, vals)
@@ -651,7 +640,7 @@ class ForwardKnnMI:
         G -= Zt[:, :, None]
         G *= G
         G += vals[:, :m]
-        u = np.partition(G, k - 1, axis=2)[:, :, k - 1]
+        u = kth_smallest(G, k)
         cols, rows = np.nonzero(u > vals[:, m])
         flat_z = Zt.ravel()
         n = Zt.shape[1]
@@ -663,7 +652,7 @@ class ForwardKnnMI:
             G -= flat_z.take(cols * n + rows)[:, None]
             G *= G
             G += vals[rows, :m]
-            part = np.partition(G, k - 1, axis=1)[:, k - 1]
+            part = kth_smallest(G, k)
             u[cols, rows] = part
             fail = part > vals[rows, m]
             cols, rows = cols[fail], rows[fail]
@@ -678,7 +667,7 @@ class ForwardKnnMI:
                 if within_class:
                     codes = self.blocks.codes
                     full[codes[r][:, None] != codes[None, :]] = np.inf
-                u[c, r] = np.partition(full, k - 1, axis=1)[:, k - 1]
+                u[c, r] = kth_smallest(full, k)
         return u
 
 
@@ -686,27 +675,6 @@ def _diag_inf(n: int) -> np.ndarray:
     D = np.zeros((n, n))
     np.fill_diagonal(D, np.inf)
     return D
-
-
-def _sorted_neighbours(D: np.ndarray, m: int):
-    """The ``m`` smallest entries of each row, sorted, and one more.
-
-    Returns ``(idx, vals)`` of width ``m + 1``: column indices and values of
-    the ``m`` nearest neighbours (self excluded by the ``+inf`` diagonal) and,
-    in the last column, the ``(m+1)``-th smallest value -- a lower bound of
-    every unlisted distance -- or ``+inf`` when the row has no more than ``m``
-    other points (then every neighbour is listed).
-    """
-    n = D.shape[0]
-    if m >= n - 1:
-        idx = np.argsort(D, axis=1, kind="stable")[:, : n - 1]
-        idx = np.concatenate([idx, np.arange(n)[:, None]], axis=1)  # self: +inf
-        return idx, np.take_along_axis(D, idx, axis=1)
-    part = np.argpartition(D, m, axis=1)[:, : m + 1]
-    vals = np.take_along_axis(D, part, axis=1)
-    order = np.argsort(vals, axis=1, kind="stable")
-    return (np.take_along_axis(part, order, axis=1),
-            np.take_along_axis(vals, order, axis=1))
 
 
 def forward_selection(Z, y, *, k: int = DEFAULT_K, n_steps: int | None = None,

@@ -18,7 +18,9 @@ subclass extends the dict of its base) and the input once, as
 scikit-learn's ``validate_data`` does (array-likes and DataFrames accepted,
 ``n_features_in_`` and ``feature_names_in_`` set, NaN rejected in continuous
 input; discrete input checked by :func:`check_discrete_features`), so
-``_fit`` receives a checked array or CSR/CSC matrix and a checked ``Y``.
+``_fit`` receives a checked array or CSR/CSC matrix and a checked ``Y``
+(:func:`mlfsbench.estimators.validation.check_label_matrix`; the constraints
+shared with the other estimators are in :mod:`mlfsbench.estimators.validation`).
 
 ``fit`` also takes the types of the features (``feature_types``, as the
 prepared dataset records them: ``"numeric"``, or ``"binary"``, ``"onehot"``,
@@ -31,39 +33,18 @@ selector whose ``fit`` accepts them.
 from __future__ import annotations
 
 import inspect
-from numbers import Integral
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from mlfsbench.estimators.information.entropy import check_codes
+from mlfsbench.estimators.validation import check_label_matrix, positive_count
 
 #: Feature types of a prepared dataset; all but ``"numeric"`` are nominal codes.
 NOMINAL_TYPES = ("binary", "onehot", "ordinal")
 FEATURE_TYPES = ("numeric", *NOMINAL_TYPES)
-
-
-class Count(Interval):
-    """An ``Interval`` of ``Integral`` that refuses booleans.
-
-    Python counts ``True`` as the integer 1; a count parameter set to
-    ``True`` is a mistake, not one feature.
-
-    >>> Count(Integral, 1, None, closed="left").is_satisfied_by(True)
-    False
-    """
-
-    def is_satisfied_by(self, val):
-        return not isinstance(val, bool | np.bool_) and super().is_satisfied_by(val)
-
-
-def positive_count():
-    """Constraint of a count of at least 1 (``n_features_to_select``)."""
-    return Count(Integral, 1, None, closed="left")
 
 
 def rank_scores(scores: np.ndarray) -> np.ndarray:
@@ -77,14 +58,19 @@ def rank_scores(scores: np.ndarray) -> np.ndarray:
     return np.argsort(-keyed, kind="mergesort")
 
 
-def check_label_matrix(Y) -> np.ndarray:
-    """Validate a binary label matrix (n_samples, n_labels) and return it as uint8."""
-    Y = np.asarray(Y.toarray() if hasattr(Y, "toarray") else Y)
-    if Y.ndim != 2:
-        raise ValueError(f"Y must be 2-D (n_samples, n_labels), got shape {Y.shape}")
-    if Y.size and not ((Y == 0) | (Y == 1)).all():  # np.isin: 100x slower here
-        raise ValueError("Y must contain only 0/1 values")
-    return Y.astype(np.uint8, copy=False)
+def mean_over_columns(weights: np.ndarray) -> np.ndarray:
+    """Row means of per-label (per-target) weights; zeros when there are none.
+
+    Examples
+    --------
+    >>> mean_over_columns(np.array([[1.0, 3.0], [0.0, 1.0]])).tolist()
+    [2.0, 0.5]
+    >>> mean_over_columns(np.zeros((2, 0))).tolist()
+    [0.0, 0.0]
+    """
+    if weights.shape[1] == 0:
+        return np.zeros(weights.shape[0])
+    return weights.mean(axis=1)
 
 
 def check_discrete_features(X):
@@ -101,23 +87,6 @@ def check_discrete_features(X):
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D (n_samples, n_features), got {X.shape}")
     return X
-
-
-def binary_columns(X) -> np.ndarray:
-    """Mask of the features whose values are all 0 or 1 (dense or sparse).
-
-    >>> binary_columns(np.array([[0, 1, 0.5], [1, 1, 2.0]])).tolist()
-    [True, True, False]
-    >>> binary_columns(sp.csr_matrix(np.array([[0, 3], [1, 0]]))).tolist()
-    [True, False]
-    """
-    if sp.issparse(X):
-        X = sp.csr_matrix(X)
-        bad = np.zeros(X.shape[1], dtype=bool)
-        bad[X.indices[(X.data != 0) & (X.data != 1)]] = True
-        return ~bad
-    X = np.asarray(X)
-    return ((X == 0) | (X == 1)).all(axis=0)
 
 
 def check_feature_types(feature_types, n_features: int):
@@ -238,3 +207,26 @@ class BaseMultiLabelSelector(SelectorMixin, BaseEstimator):
         mask = np.zeros(self.n_features_in_, dtype=bool)
         mask[self.ranking_[:k]] = True
         return mask
+
+
+class ThresholdSelectorMixin:
+    """Support by score threshold unless ``n_features_to_select`` is set.
+
+    For a selector with a ``threshold`` parameter (the IG and ReliefF
+    selectors of Spolaôr et al. 2013); sets ``feature_reduction_`` (their
+    Eq. 10) after ``fit``.
+    """
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "ranking_")
+        if self.n_features_to_select is not None or self.threshold is None:
+            return super()._get_support_mask()
+        return np.asarray(self.scores_ >= float(self.threshold))
+
+    def fit(self, X, Y, feature_types=None):
+        """Score and rank the features; report the feature reduction."""
+        super().fit(X, Y, feature_types=feature_types)
+        selected = int(self._get_support_mask().sum())
+        self.n_selected_ = selected
+        self.feature_reduction_ = 100.0 - 100.0 * selected / self.n_features_in_
+        return self

@@ -170,8 +170,9 @@ def label_pair_joint_mi(X, Y, labels=None, *, block: int = 256) -> np.ndarray:
 class RelevanceGreedySelector(BaseMultiLabelSelector):
     """Greedy selector whose first-order term is ``sum_l I(f; l)``.
 
-    The base of AMI, PMU, SCLS (:mod:`mlfsbench.estimators.selectors.lee`) and
-    MDMR: ``_fit`` computes the relevance ``relevance_ = sum_l I(f; l)``, asks
+    The base of AMI, PMU, SCLS
+    (:mod:`mlfsbench.estimators.selectors.multivariate_mi`) and MDMR: ``_fit``
+    computes the relevance ``relevance_ = sum_l I(f; l)``, asks
     :meth:`_setup` for the ``(criterion, update)`` pair of
     :func:`greedy_forward` and completes the ranking by relevance.
     """

@@ -46,8 +46,9 @@ The weights are :math:`d(i,j) = 1/k` (Weka's default, no distance weighting)
 or, with ``sigma``, :math:`d_1(i,j) = \exp(-(\mathrm{rank}(R_i, I_j)/\sigma)^2)`
 normalised to sum to 1 over the :math:`k` neighbours (the paper's Eq. 8).
 
-Vectorization: the distances of a block of sampled instances to all instances
-come from one ``cdist`` call; the neighbours of every class (or of every label
+Vectorization (the searches: :mod:`mlfsbench.estimators.neighbours`): the
+distances of a block of sampled instances to all instances come from one
+``cdist`` call; the neighbours of every class (or of every label
 of a binary-relevance decomposition, which share the distances) from one
 stable sort per row; and the score of every target is one sparse-times-dense
 product of the (instance, neighbour) weights with the diffs of the distinct
@@ -55,22 +56,23 @@ pairs, so no Python loop runs over samples or features.
 
 Binary features (every scaled value 0 or 1: the bag-of-words datasets such as
 bibtex, medical, enron) take an exact sparse path: the Manhattan distance is
-``|x_i| + |x_j| - 2 x_i.x_j`` (one sparse product per block) and
-``|x_i - x_j| = x_i + x_j - 2 x_i x_j``, so the scores are sums of sparse
-products instead of dense differences of every (instance, neighbour) pair.
-Distances are the same integers, hence the same neighbours and tie order; the
-scores agree with the dense path to rounding (tested). On a bibtex fold
-(6655 x 1836, 159 labels) RF-LP went from 339 s to 14-20 s and RF-BR from
-194 s to 78-92 s (the per-label stable sorts of the neighbour lists are what
-remains; a two-class target, every BR label, now takes its neighbours from
-the class mask of a prefix of each order without sorting,
-:func:`_class_neighbours_by_mask`, and other targets sort a 1 024-column
-prefix where it holds enough of every class: RF-BR on bibtex 4.2-4.4 CPU s
-per 300 sampled rows with whole-order sorts, 3.5 with prefix sorts, 2.2-2.3
-with the masks, the same scores). A rare class of a two-class target (the
-positives of most bibtex labels) is taken from a stable sort of the row's
-distances to its few members instead of a mask over thousands of columns:
-1.9 s against 2.9 s per 600 sampled bibtex rows, the same scores bit for bit.
+``|x_i| + |x_j| - 2 x_i.x_j`` (one sparse product per block) and ``|x_i - x_j|
+= x_i + x_j - 2 x_i x_j``, so the scores are sums of sparse products instead
+of dense differences of every (instance, neighbour) pair. Distances are the
+same integers, hence the same neighbours and tie order; the scores agree with
+the dense path to rounding (tested). On a bibtex fold (6655 x 1836, 159
+labels) RF-LP went from 339 s to 14-20 s and RF-BR from 194 s to 78-92 s (the
+per-label stable sorts of the neighbour lists are what remains; a two-class
+target, every BR label, now takes its neighbours from the class mask of a
+prefix of each order without sorting,
+:func:`~mlfsbench.estimators.neighbours.class_neighbours_by_mask`, and other
+targets sort a 1 024-column prefix where it holds enough of every class: RF-BR
+on bibtex 4.2-4.4 CPU s per 300 sampled rows with whole-order sorts, 3.5 with
+prefix sorts, 2.2-2.3 with the masks, the same scores). A rare class of a
+two-class target (the positives of most bibtex labels) is taken from a stable
+sort of the row's distances to its few members instead of a mask over
+thousands of columns: 1.9 s against 2.9 s per 600 sampled bibtex rows, the
+same scores bit for bit.
 ``bench/bench_relieff.py`` compares the binary and dense paths on medical.
 """
 
@@ -78,117 +80,20 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.spatial.distance import cdist
 from sklearn.utils import check_random_state
 
-from mlfsbench.estimators.selectors._base import binary_columns
+from mlfsbench.estimators.neighbours import (
+    RELIEFF_PREFIX,
+    class_neighbours,
+    manhattan_distances,
+    smallest_k,
+)
+from mlfsbench.estimators.validation import binary_columns
 
 _MAX_CELLS = 1 << 22
-# binary path: bound on (targets x block rows x features) of its sparse products
-_MAX_SPARSE_CELLS = 1 << 24
-# switch for tests: False forces the dense path on binary data
-_BINARY_PATH = True
-# columns of each row's distance order searched first for its class
-# neighbours (rows whose prefix lacks some class's k fall back to the whole
-# order); 0 always searches the whole order
-_PREFIX = 1024
-# switch for tests: False groups two-class targets by sorting, like the others
-_MASK_PATH = True
-# switch for tests: False takes rare classes from the order's masks as well
-_GATHER_PATH = True
-
-
-def _class_neighbours_by_mask(S, key, counts, kk, k, D=None):
-    """:func:`_class_neighbours` for one or two classes (a BR label), no sort.
-
-    The neighbours of class ``c`` are the positions of row ``r``'s order whose
-    class is ``c``, in order: ``np.nonzero`` of the class mask lists them so,
-    row by row. Each class is looked for in a prefix of the order about
-    ``4 k / frequency`` columns wide (where its ``k`` first members usually
-    lie); rows whose prefix holds fewer than ``kk`` of it use the whole order.
-
-    A class with fewer than an eighth as many members as that width (the
-    positive class of a rare label: on bibtex most labels hold 1-2 % of the
-    instances, a prefix of thousands of columns) is taken from the distances
-    ``D`` instead: a stable sort of the row's distances to the class's
-    members, which are in increasing index order, gives them in the order of
-    ``S`` (distance, then index), so the neighbours are the same.
-    """
-    b, n = S.shape
-    n_cls = counts.size
-    out = np.zeros((b, n_cls, k), dtype=S.dtype)
-    freq = counts / max(int(counts.sum()), 1)
-    for c in range(n_cls):
-        need = kk[:, c]
-        if not need.any():
-            continue
-        width = n if freq[c] <= 0 else int(min(n, max(64, 4 * k / freq[c])))
-        if D is not None and _GATHER_PATH and 8 * counts[c] <= width:
-            members = np.flatnonzero(key == c)
-            order = np.argsort(D[:, members], axis=1, kind="stable")[:, :k]
-            got = order.shape[1]
-            out[:, c, :got] = members[order]
-            continue
-        rows = np.arange(b)
-        for w in dict.fromkeys((width, n)):  # the prefix, then the whole order
-            head = S[rows, :w] if rows.size < b else S[:, :w]
-            r, pos = np.nonzero(key[head] == c)
-            found = np.bincount(r, minlength=rows.size)
-            rank = np.arange(r.size) - (np.cumsum(found) - found)[r]
-            enough = found >= need[rows]
-            keep = enough[r] & (rank < need[rows][r])
-            out[rows[r[keep]], c, rank[keep]] = head[r[keep], pos[keep]]
-            rows = rows[~enough]
-            if not rows.size:
-                break
-    return out
-
-
-def _class_neighbours(S, key, counts, kk, k, D=None):
-    """The first ``kk[r, c]`` neighbours of class ``c`` in row ``r``'s order.
-
-    ``S`` (b, n): instances by increasing distance (stable); ``key`` (n,):
-    class codes; ``counts`` (n_cls,): class sizes; ``kk`` (b, n_cls): how many
-    neighbours of each class a row uses (at most ``k``). Returns (b, n_cls, k)
-    instance indices; entries at ``j >= kk[r, c]`` are not to be used.
-
-    Grouping a row's order by class with a stable sort keeps distance order
-    within each class, so the first ``kk`` of a class lie in the shortest
-    prefix of the order that holds ``kk`` members of it: the rows whose first
-    ``_PREFIX`` columns hold enough of every class are grouped on that prefix
-    only (per label of a binary-relevance decomposition a 1 024-column sort
-    instead of one over every training instance), the others on the whole
-    order, with the same result.
-    """
-    b, n = S.shape
-    n_cls = counts.size
-    if n_cls <= 2 and _MASK_PATH:
-        return _class_neighbours_by_mask(S, key, counts, kk, k, D)
-    j = np.arange(k)
-    out = np.empty((b, n_cls, k), dtype=S.dtype)
-
-    def group(S_part, starts):
-        """Class-grouped neighbours of rows ``S_part`` from per-row starts."""
-        r = np.arange(S_part.shape[0])[:, None]
-        by_class = S_part[r, np.argsort(key[S_part], axis=1, kind="stable")]
-        pos = np.minimum(starts[:, :, None] + j, S_part.shape[1] - 1)
-        return by_class[r[:, :, None], pos]
-
-    rest = np.arange(b)
-    width = _PREFIX if 0 < _PREFIX < n else 0
-    if width:
-        head = S[:, :width]
-        cells = np.arange(b)[:, None] * n_cls + key[head]
-        in_head = np.bincount(cells.ravel(), minlength=b * n_cls).reshape(b, n_cls)
-        enough = (in_head >= kk).all(axis=1)
-        if enough.any():
-            starts = np.cumsum(in_head[enough], axis=1) - in_head[enough]
-            out[enough] = group(head[enough], starts)
-        rest = np.flatnonzero(~enough)
-    if rest.size:
-        starts = np.broadcast_to(np.cumsum(counts) - counts, (rest.size, n_cls))
-        out[rest] = group(S[rest], starts)
-    return out
+#: Binary path: bound on (targets x block rows x features) of its sparse
+#: products (``max_sparse_cells`` of :func:`relieff_scores`).
+MAX_SPARSE_CELLS = 1 << 24
 
 
 def prepare_features(X):
@@ -213,21 +118,6 @@ def prepare_features(X):
     return Xn
 
 
-def mean_over_columns(weights: np.ndarray) -> np.ndarray:
-    """Row means of per-label (per-target) weights; zeros when there are none.
-
-    Examples
-    --------
-    >>> mean_over_columns(np.array([[1.0, 3.0], [0.0, 1.0]])).tolist()
-    [2.0, 0.5]
-    >>> mean_over_columns(np.zeros((2, 0))).tolist()
-    [0.0, 0.0]
-    """
-    if weights.shape[1] == 0:
-        return np.zeros(weights.shape[0])
-    return weights.mean(axis=1)
-
-
 def _sample(n: int, n_samples, random_state) -> np.ndarray:
     if n_samples is None or int(n_samples) >= n:
         return np.arange(n)
@@ -250,26 +140,6 @@ def binary_csr(Xn):
     if Xn.size == 0 or not binary_columns(Xn).all():
         return None
     return sp.csr_matrix(Xn)
-
-
-def _distances(Xn, rows, Xs=None):
-    """Manhattan distances from each row to every instance (self: ``inf``).
-
-    With ``Xs`` (the 0/1 features as CSR) they come from one sparse product;
-    they are exact integers, equal to ``cdist``'s.
-    """
-    if Xs is not None:
-        ones = np.diff(Xs.indptr).astype(float)
-        D = ones[rows][:, None] + ones[None, :] - 2.0 * (Xs[rows] @ Xs.T).toarray()
-    else:
-        D = cdist(Xn[rows], Xn, metric="cityblock")
-    D[np.arange(rows.size), rows] = np.inf
-    return D
-
-
-def _sorted_neighbours(Xn, rows, Xs=None):
-    """Instances by increasing distance from each row (self last), stable."""
-    return np.argsort(_distances(Xn, rows, Xs), axis=1, kind="stable")
 
 
 def _pair_scores(Xn, pi, pj, weights) -> np.ndarray:
@@ -309,7 +179,9 @@ def _binary_pair_scores(Xs, rows, pi, pj, pt, pw, n_t) -> np.ndarray:
 
 
 def relieff_scores(X, classes, *, n_neighbors=10, n_samples=None,
-                   random_state=None) -> np.ndarray:
+                   random_state=None, binary_path=True, prefix=RELIEFF_PREFIX,
+                   mask_path=True, gather_path=True,
+                   max_sparse_cells=MAX_SPARSE_CELLS) -> np.ndarray:
     """ReliefF weight of every feature for each class vector (Fig. 3).
 
     Parameters
@@ -330,6 +202,19 @@ def relieff_scores(X, classes, *, n_neighbors=10, n_samples=None,
     -------
     W : ndarray of shape (n_features, n_targets)
         Weights in ``[-1, 1]``.
+
+    Other Parameters
+    ----------------
+    binary_path : bool, default=True
+        Take the sparse path on 0/1 features (``False``: the dense path;
+        equal scores to rounding, tested).
+    prefix, mask_path, gather_path
+        How the class neighbours are found
+        (:func:`mlfsbench.estimators.neighbours.class_neighbours`'s
+        ``prefix``, ``mask`` and ``gather``); the same scores bit for bit.
+    max_sparse_cells : int, default=MAX_SPARSE_CELLS
+        Bound on (targets x block rows x features) of the binary path's
+        sparse products (smaller: smaller blocks).
 
     Examples
     --------
@@ -358,13 +243,13 @@ def relieff_scores(X, classes, *, n_neighbors=10, n_samples=None,
     max_classes = max(int(c.max()) + 1 for c in codes)
     # per block: (b, n) sort arrays and (b, n_classes, k) neighbour arrays
     block = max(1, min(_MAX_CELLS // n, _MAX_CELLS // (max_classes * k)))
-    Xs = binary_csr(Xn) if _BINARY_PATH else None
+    Xs = binary_csr(Xn) if binary_path else None
     if Xs is not None:
-        block = max(1, min(block, _MAX_SPARSE_CELLS // (n_t * Xn.shape[1] or 1)))
+        block = max(1, min(block, max_sparse_cells // (n_t * Xn.shape[1] or 1)))
     for lo in range(0, m, block):
         rows = sample[lo: lo + block]
-        D = _distances(Xn, rows, Xs)
-        S = np.argsort(D, axis=1, kind="stable")
+        D = manhattan_distances(Xn, rows, Xs)
+        S = smallest_k(D, n)  # every instance, by (distance, index)
         pi, pj, pt, pw = [], [], [], []
         for t, cls in enumerate(codes):
             n_cls = int(cls.max()) + 1
@@ -379,7 +264,8 @@ def relieff_scores(X, classes, *, n_neighbors=10, n_samples=None,
             kk = np.minimum(avail, k)  # (b, n_cls) neighbours used per class
             j = np.arange(k)
             use = j[None, None, :] < kk[:, :, None]  # (b, n_cls, k)
-            neigh = _class_neighbours(S, key, counts, kk, k, D)
+            neigh = class_neighbours(S, key, counts, kk, k, D, prefix=prefix,
+                                     mask=mask_path, gather=gather_path)
             is_hit = np.arange(n_cls)[None, :] == own[:, None]
             with np.errstate(divide="ignore", invalid="ignore"):
                 miss_w = prior[None, :] / (1.0 - prior[own])[:, None]
@@ -466,7 +352,7 @@ def rrelieff_scores(X, targets, *, n_neighbors=10, sigma=None, n_samples=None,
     block = max(1, _MAX_CELLS // max(n, 1))
     for lo in range(0, m, block):
         rows = sample[lo: lo + block]
-        S = _sorted_neighbours(Xn, rows)[:, :kk]
+        S = smallest_k(manhattan_distances(Xn, rows), kk)
         pi = np.repeat(rows, kk)
         pj = S.ravel()
         pw = np.tile(d, rows.size)

@@ -65,12 +65,9 @@ from mlfsbench.estimators.information.knn import (
     univariate_prepared,
 )
 from mlfsbench.estimators.registry import register
-from mlfsbench.estimators.selectors._base import (
-    BaseMultiLabelSelector,
-    Count,
-    rank_scores,
-)
+from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector, rank_scores
 from mlfsbench.estimators.transformations.lp import PrunedProblemTransformation
+from mlfsbench.estimators.validation import Count
 
 __all__ = [
     "DEFAULT_MAX_FORWARD_STEPS",

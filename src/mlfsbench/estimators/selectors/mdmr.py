@@ -40,7 +40,7 @@ class MDMR(RelevanceGreedySelector):
     see :mod:`mlfsbench.estimators.selectors.mdmr`.
 
     Parameters and attributes: those of
-    :class:`~mlfsbench.estimators.selectors.lee.AMI` (greedy steps, ranking,
+    :class:`~mlfsbench.estimators.selectors.multivariate_mi.AMI` (greedy steps, ranking,
     step scores, ``relevance_``).
 
     Examples

@@ -27,11 +27,9 @@ import numpy as np
 
 from mlfsbench.estimators.information.entropy import mutual_information_matrix
 from mlfsbench.estimators.registry import register
-from mlfsbench.estimators.selectors._base import (
-    BaseMultiLabelSelector,
-    positive_count,
-)
+from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector
 from mlfsbench.estimators.transformations.lp import PrunedProblemTransformation
+from mlfsbench.estimators.validation import positive_count
 
 
 @register("selector", "ppt-mi")

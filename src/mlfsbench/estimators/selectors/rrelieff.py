@@ -29,9 +29,10 @@ from sklearn.utils._param_validation import Interval
 from mlfsbench.estimators.registry import register
 from mlfsbench.estimators.selectors._base import (
     BaseMultiLabelSelector,
-    positive_count,
+    mean_over_columns,
 )
-from mlfsbench.estimators.selectors._relief import mean_over_columns, rrelieff_scores
+from mlfsbench.estimators.selectors._relief import rrelieff_scores
+from mlfsbench.estimators.validation import positive_count
 
 
 def check_target_matrix(Y) -> np.ndarray:

@@ -14,7 +14,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from mlfsbench.estimators.registry import register
-from mlfsbench.estimators.selectors._base import check_label_matrix
+from mlfsbench.estimators.validation import check_label_matrix
 
 
 @register("transformation", "br")

@@ -19,7 +19,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from mlfsbench.estimators.information.entropy import column_entropies
 from mlfsbench.estimators.registry import register
-from mlfsbench.estimators.selectors._base import check_label_matrix
+from mlfsbench.estimators.validation import check_label_matrix
 
 DEFAULT_FRACTION = 0.2
 

@@ -38,7 +38,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from mlfsbench.estimators.registry import register
-from mlfsbench.estimators.selectors._base import check_label_matrix
+from mlfsbench.estimators.validation import check_label_matrix
 
 
 def balanced_assignment(D: np.ndarray, capacity: int) -> np.ndarray:

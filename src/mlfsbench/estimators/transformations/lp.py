@@ -15,7 +15,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from mlfsbench.estimators.registry import register
-from mlfsbench.estimators.selectors._base import check_label_matrix
+from mlfsbench.estimators.validation import check_label_matrix
 
 
 def labelset_codes(Y) -> tuple[np.ndarray, np.ndarray]:
@@ -50,6 +50,17 @@ class LabelPowerset(TransformerMixin, BaseEstimator):
     def transform(self, Y):
         check_is_fitted(self, "labelsets_")
         return _lookup(self.labelsets_, check_label_matrix(Y))
+
+
+def label_powerset_classes(Y) -> tuple[np.ndarray, int]:
+    """LP class of each row of ``Y`` and the number of distinct labelsets.
+
+    >>> codes, n = label_powerset_classes(np.array([[1, 0], [0, 1], [1, 0]]))
+    >>> codes.tolist(), n
+    ([1, 0, 1], 2)
+    """
+    classes = LabelPowerset().fit_transform(Y)
+    return classes, int(classes.max()) + 1 if classes.size else 0
 
 
 def _lookup(labelsets: np.ndarray, Y: np.ndarray) -> np.ndarray:

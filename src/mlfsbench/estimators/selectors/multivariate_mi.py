@@ -1,4 +1,9 @@
-r"""Multi-label selectors of Lee & Kim: AMI, PMU, FIMF and SCLS.
+r"""Multivariate mutual-information selectors (Lee & Kim): AMI, PMU, FIMF and SCLS.
+
+The method family: relevance ``sum_l I(f; l)`` to every label, less
+redundancy and label-interaction terms built from (three-way) multivariate
+mutual information. Lee & Kim's entropy-based label selection (Lee & Kim
+2016, ``lee2016``) is :mod:`mlfsbench.estimators.selectors.entropy_label_selection`.
 
 The papers are not in the shared collection; each method follows its published
 definition, written below (``L`` the labels, ``S`` the features already
@@ -210,7 +215,7 @@ class AMI(RelevanceGreedySelector):
     __doc__ = f"""AMI (Lee, Lim & Kim 2012): label relevance minus feature redundancy.
 
     ``J(f) = sum_l I(f; l) - sum_(s in S) I(f; s)``, greedy; see
-    :mod:`mlfsbench.estimators.selectors.lee`.
+    :mod:`mlfsbench.estimators.selectors.multivariate_mi`.
 
     Parameters
     ----------{_PARAMS_DOC}
@@ -237,7 +242,7 @@ class PMU(RelevanceGreedySelector):
     __doc__ = f"""PMU (Lee & Kim 2013): multivariate MI limited to three variables.
 
     ``J(f) = sum_l I(f;l) - sum_(s in S) sum_l I(f;s;l) - sum_(i<j) I(f;l_i;l_j)``,
-    greedy; see :mod:`mlfsbench.estimators.selectors.lee`.
+    greedy; see :mod:`mlfsbench.estimators.selectors.multivariate_mi`.
 
     Parameters
     ----------{_PARAMS_DOC}
@@ -269,7 +274,8 @@ class SCLS(RelevanceGreedySelector):
     __doc__ = f"""SCLS (Lee & Kim 2017): relevance scaled by non-redundant entropy.
 
     ``J(f) = rel(f) - sum_(s in S) I(f;s) / H(f) * rel(f)`` with
-    ``rel(f) = sum_l I(f; l)``, greedy; see :mod:`mlfsbench.estimators.selectors.lee`.
+    ``rel(f) = sum_l I(f; l)``, greedy; see
+    :mod:`mlfsbench.estimators.selectors.multivariate_mi`.
 
     Parameters
     ----------{_PARAMS_DOC}
@@ -303,7 +309,8 @@ class FIMF(BaseMultiLabelSelector):
     ``V(f) = sum_l I(f; l) - sum_(l_i, l_j in K, i<j) I(f; l_i; l_j)`` for the
     ``promising_features`` features of highest entropy (``Q``), with ``K`` the
     ``promising_labels`` labels of highest entropy; see
-    :mod:`mlfsbench.estimators.selectors.lee`. Entropy ties go to the lower index.
+    :mod:`mlfsbench.estimators.selectors.multivariate_mi`. Entropy ties go to the
+    lower index.
 
     Parameters
     ----------

@@ -1,4 +1,9 @@
-r"""Lee & Kim (2016): multi-label feature ranking with entropy-based label selection.
+r"""Entropy-based label selection (Lee & Kim 2016; registered as ``lee2016``).
+
+The method family: a feature ranking by dependency on the labels in which only
+the labels of largest entropy get an exact mutual information and the others
+an entropy bound. Lee & Kim's greedy multivariate-MI selectors (AMI, PMU,
+FIMF, SCLS) are :mod:`mlfsbench.estimators.selectors.multivariate_mi`.
 
 J. Lee, D.-W. Kim (2016). "Efficient Multi-Label Feature Selection Using
 Entropy-Based Label Selection." Entropy 18(11), 405.
@@ -43,8 +48,9 @@ from mlfsbench.estimators.information.entropy import (
     mutual_information_matrix,
 )
 from mlfsbench.estimators.registry import register
-from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector, Count
+from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector
 from mlfsbench.estimators.transformations.entropy_labels import EntropyLabelSubset
+from mlfsbench.estimators.validation import Count
 
 
 def sum_of_min(h_features: np.ndarray, h_labels: np.ndarray) -> np.ndarray:

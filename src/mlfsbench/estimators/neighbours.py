@@ -1,0 +1,652 @@
+r"""Every exact nearest-neighbour search of the estimators, with its tie rule.
+
+A change to how neighbours are found belongs here. Three estimators search,
+with different distances and different needs:
+
+- **The k-NN learners** (ML-kNN, BRkNN-a/-b, k-NN regression and their K
+  path; :mod:`mlfsbench.estimators.classifiers`): Euclidean distances on
+  min-max scaled features, :class:`EuclideanIndex` (a fit, a prediction),
+  :class:`NestedKeys` / :class:`KeyedIndex` (the K path on exact features),
+  both ordering by :func:`smallest_k`.
+- **kNN mutual information** (Doquire & Verleysen 2013, the ``knnmi-*``
+  selectors; :mod:`mlfsbench.estimators.information.knn`): squared Euclidean
+  distances on standardized, jittered features,
+  :func:`kth_neighbour_sq_distances` (a KD-tree), :func:`kth_distances_1d`
+  (every single feature), :func:`kth_smallest` (a distance matrix) and
+  :func:`sorted_neighbours` (the forward search's candidate lists).
+- **ReliefF and RReliefF** (``rf-br``, ``rf-lp``, ``rrelieff``;
+  :mod:`mlfsbench.estimators.selectors._relief`): Manhattan distances on
+  range-scaled features, :func:`manhattan_distances`, ordered by
+  :func:`smallest_k`, and :func:`class_neighbours` (hits and misses per
+  class).
+
+The tie rule
+------------
+Neighbours are ordered by (distance, index): nearest first and, among equal
+distances, the lower (training) index first, so a neighbour list is a function
+of the distances alone, whatever the thread count or block size. The reference
+is ``np.argsort(D, axis=1, kind="stable")``; :func:`smallest_k` returns its
+first ``k`` columns faster and is what the k-NN learners and ReliefF use (a
+``k`` of the row length gives the whole stable order). An instance is never
+its own neighbour: its distance is ``+inf`` (``exclude_self`` of the
+learners' searches, the diagonal of ReliefF's and kNN-MI's matrices).
+
+Where the estimators differ
+---------------------------
+- **kNN-MI needs values, not indices.** Eq. 7 uses the distance to the
+  ``K``-th neighbour, which is the same whichever of equally distant points is
+  called the ``K``-th, so its functions return distances
+  (:func:`kth_neighbour_sq_distances`: a KD-tree, Euclidean, self excluded by
+  querying ``K + 1`` points; :func:`kth_distances_1d`: sorted windows, every
+  single feature at once; :func:`kth_smallest`: a partition of a distance
+  matrix). The forward search's candidate lists (:func:`sorted_neighbours`)
+  come from ``np.argpartition``, whose choice among values equal to the
+  ``(m+1)``-th is left to the algorithm: any choice gives the same, exact,
+  estimate (the lists only bound where the ``K``-th neighbour can be).
+- **ReliefF needs neighbours per class.** The ``k`` nearest hits and the ``k``
+  nearest misses of each other class are the first members of each class in
+  the row's (distance, index) order (:func:`class_neighbours`): the same tie
+  rule, restricted to a class.
+- **Distances.** The learners rank by ``|t|^2 - 2 q.t`` (one BLAS product per
+  block, the squared distance less the query's own norm); kNN-MI sums squared
+  differences; ReliefF takes Manhattan distances from ``cdist``, or, for 0/1
+  features, from one sparse product (:func:`manhattan_distances`; the same
+  integers).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.linalg.blas import dgemm as _gemm
+from scipy.spatial import cKDTree
+from scipy.spatial.distance import cdist
+
+__all__ = [
+    "EXACT_BOUND",
+    "NESTED_KEYS_MIB",
+    "RELIEFF_PREFIX",
+    "SEARCH_MEMORY_MIB",
+    "EuclideanIndex",
+    "KeyedIndex",
+    "KeyedRows",
+    "NestedKeys",
+    "class_neighbours",
+    "class_neighbours_by_mask",
+    "exact_values",
+    "kth_distances_1d",
+    "kth_neighbour_sq_distances",
+    "kth_smallest",
+    "manhattan_distances",
+    "smallest_k",
+    "sorted_neighbours",
+]
+
+#: Memory (MiB) for one block of the distances of a neighbour search.
+SEARCH_MEMORY_MIB = 128
+
+#: Memory (MiB) the K path may hold for the accumulated keys of a fold with
+#: exact (integer-valued) features (:class:`NestedKeys`); larger folds search
+#: each subset from its own product, as a fit does.
+NESTED_KEYS_MIB = 256
+
+
+# --------------------------------------------------------------------------
+# The k-NN learners: exact Euclidean search
+# --------------------------------------------------------------------------
+#: Query rows per block of :class:`EuclideanIndex` (bibtex's 3 697 training
+#: rows: 3.6 MB of keys a block, which stay in cache between the passes of
+#: :func:`smallest_k`; the whole 110 MB matrix at once took 4 times longer).
+_BLOCK_ROWS = 128
+#: Width of the column groups whose minima bound the k-th smallest value.
+_GROUP_WIDTH = 16
+
+
+def smallest_k(D: np.ndarray, k: int) -> np.ndarray:
+    """Columns of the ``k`` smallest entries of each row, by (value, column).
+
+    The neighbour rule of the k-NN learners: nearest first, and among equal
+    distances the lower training index first, so the result is a function of
+    the distances alone (equal to ``np.argsort(D, axis=1, kind="stable")[:,
+    :k]``, the reference the tests check against).
+
+    ``np.argpartition`` (scikit-learn's brute-force search of sparse data)
+    leaves the choice among equal values to its selection algorithm, and
+    slows down by an order of magnitude when most of a row is equal: with a
+    few of bibtex's binary features most instances are at distance 0 from
+    each other. Here the columns are split into groups of at most
+    :data:`_GROUP_WIDTH`; the ``k``-th smallest group minimum ``t`` bounds
+    the ``k``-th smallest value from above (``k`` groups hold a value
+    ``<= t``), so the entries ``<= t`` are the candidates, which one stable
+    sort orders. A row with more than ``4 k`` candidates (many values equal
+    to ``t``) keeps those below ``t`` and only the first of those equal to
+    it. On 128 x 3 697 blocks: 0.8 ms with continuous values, 1.8 ms with
+    mostly equal ones, against 4.6 and 43 ms for ``np.argpartition``.
+    Counting each row's candidates from their row indices instead of over
+    the whole block: 0.65 -> 0.36 ms on a 128 x 3 697 block of continuous
+    values, 0.28 -> 0.19 ms on 128 x 1 208 (yeast's training half), best of
+    100 on an idle machine; an ML-kNN path over K = 1..50 on a yeast fold
+    0.61 -> 0.53 s.
+
+    Parameters
+    ----------
+    D : ndarray, shape (n_rows, n_columns)
+        Distances (any values without NaN; ``inf`` marks an excluded entry).
+    k : int
+        ``1 <= k``; ``k >= n_columns`` returns every column, sorted.
+
+    Returns
+    -------
+    ndarray of intp, shape (n_rows, min(k, n_columns))
+
+    Examples
+    --------
+    >>> smallest_k(np.array([[3.0, 1.0, 1.0, 0.0], [2.0, 2.0, 2.0, 2.0]]), 2).tolist()
+    [[3, 1], [0, 1]]
+    """
+    D = np.ascontiguousarray(D)
+    b, n = D.shape
+    if k >= n:
+        return np.argsort(D, axis=1, kind="stable")
+    width = max(1, min(_GROUP_WIDTH, n // (2 * k)))
+    groups = n // width  # group g: columns g, g + groups, ..., (>= k groups)
+    minima = D[:, : groups * width].reshape(b, width, groups).min(axis=1)
+    if groups * width < n:  # the remaining columns are groups of one
+        minima = np.concatenate([minima, D[:, groups * width:]], axis=1)
+    t = np.sort(minima, axis=1)[:, k - 1:k]  # >= the k-th smallest value
+    # The candidates, row-major (columns ascending in a row); each row's
+    # count from their row indices, not from counts over the whole block.
+    flat = np.flatnonzero(D <= t)
+    r = flat // n
+    per_row = np.bincount(r, minlength=b)  # >= k each
+    v = D.ravel()[flat]
+    if per_row.max() > 4 * k:
+        # Crowded rows (many values equal to t): the k smallest by (value,
+        # column) are the entries below t and the first of those equal to t,
+        # as many as are missing (none when k or more are below t). Selected
+        # from the candidate list alone, without passes over the block.
+        tied = v == t[r, 0]
+        r_tied = r[tied]
+        n_tied = np.bincount(r_tied, minlength=b)
+        need = k - (per_row - n_tied)
+        rank = np.arange(r_tied.size) - (np.cumsum(n_tied) - n_tied)[r_tied]
+        keep = ~tied
+        keep[tied] = rank < need[r_tied]
+        flat, r, v = flat[keep], r[keep], v[keep]
+        per_row = np.bincount(r, minlength=b)
+    c = (flat - r * n)[np.lexsort((v, r))]  # stable: equal values keep order
+    starts = np.cumsum(per_row) - per_row
+    return c[starts[:, np.newaxis] + np.arange(k)]
+
+
+class EuclideanIndex:
+    """Brute-force Euclidean nearest neighbours of fixed training rows.
+
+    A query ``q`` ranks the training rows ``t`` by ``|t|^2 - 2 q.t``, its
+    squared distance to them less its own squared norm (the same for every
+    ``t``, so the order is the squared distances'): one BLAS product with the
+    stored ``-2 T'`` (exact scaling) plus the stored norms, or a sparse
+    product for CSR data. The neighbours are :func:`smallest_k` of those
+    keys: nearest first, equal distances in training order, whatever the
+    thread count. Queries go in blocks of :data:`_BLOCK_ROWS` rows (fewer when
+    a block's keys would exceed :data:`SEARCH_MEMORY_MIB`), small enough for
+    the keys to stay in cache between the passes of the selection.
+
+    The K path and a fit search the same rows in the same blocks and compute
+    the same bits. As in any floating-point search, two distances equal in
+    exact arithmetic may differ in their last bits (and then the nearer by a
+    rounding comes first); a block of another size (the last, partial one)
+    may round a product differently. Exact data, such as binary or
+    small-integer features, are not affected.
+
+    Parameters
+    ----------
+    X : ndarray or CSR matrix, shape (n_train, n_features)
+        Scaled training features (finite).
+
+    Examples
+    --------
+    >>> index = EuclideanIndex(np.array([[0.0], [1.0], [1.0], [3.0]]))
+    >>> index.kneighbors(np.array([[1.2], [2.0]]), 2).tolist()
+    [[1, 2], [1, 2]]
+    >>> index.kneighbors(np.array([[0.0], [1.0], [1.0], [3.0]]), 1,
+    ...                  exclude_self=True).ravel().tolist()
+    [1, 2, 1, 1]
+    """
+
+    def __init__(self, X):
+        self.sparse = sp.issparse(X)
+        if self.sparse:
+            X = sp.csr_matrix(X, dtype=np.float64)
+            self._minus_2t = (X.T * -2.0).tocsr()  # (n_features, n_train)
+            self.sq_norms = np.asarray(X.multiply(X).sum(axis=1)).ravel()
+        else:
+            X = np.ascontiguousarray(X, dtype=np.float64)
+            self._minus_2t = np.ascontiguousarray((X * -2.0).T)
+            self.sq_norms = np.einsum("ij,ij->i", X, X)
+        self.n_samples = X.shape[0]
+
+    def _query(self, Q):
+        if self.sparse:
+            return sp.csr_matrix(Q, dtype=np.float64)
+        Q = Q.toarray() if sp.issparse(Q) else Q
+        return np.ascontiguousarray(Q, dtype=np.float64)
+
+    def _keys(self, Q) -> np.ndarray:
+        """``|t|^2 - 2 q.t`` for a block of (checked) queries, (n_q, n_train)."""
+        keys = Q @ self._minus_2t
+        if self.sparse:
+            keys = keys.toarray()
+        keys += self.sq_norms
+        return keys
+
+    def kneighbors(self, Q, k: int, *, exclude_self: bool = False) -> np.ndarray:
+        """Indices (n_queries, k) of each query's ``k`` nearest training rows.
+
+        With ``exclude_self`` the queries are the training rows themselves and
+        row ``i`` is not its own neighbour (its ``k`` nearest *other* rows,
+        however many duplicates it has).
+        """
+        Q = self._query(Q)
+        return _search(lambda a, b: self._keys(Q[a:b]), Q.shape[0],
+                       self.n_samples, k, exclude_self)
+
+
+def _search(block_keys, m: int, n: int, k: int, exclude_self: bool) -> np.ndarray:
+    """The ``k`` nearest of ``m`` queries among ``n`` training rows, by blocks.
+
+    ``block_keys(start, stop)`` returns a new (stop - start, n) array of the
+    keys of those queries; with ``exclude_self`` query ``i`` is training row
+    ``i`` and not its own neighbour.
+    """
+    if exclude_self and m != n:
+        raise ValueError(f"exclude_self needs the {n} training rows as "
+                         f"queries, got {m}")
+    block = max(1, min(_BLOCK_ROWS, (SEARCH_MEMORY_MIB << 20) // (8 * max(n, 1))))
+    out = np.empty((m, int(k)), dtype=np.intp)
+    for start in range(0, m, block):
+        stop = min(m, start + block)
+        keys = block_keys(start, stop)
+        if exclude_self:
+            rows = np.arange(stop - start)
+            keys[rows, rows + start] = np.inf
+        out[start:stop] = smallest_k(keys, int(k))
+    return out
+
+
+#: Largest magnitude of an exact feature value (:func:`exact_values`).
+EXACT_BOUND = 1024.0
+
+
+def exact_values(X, bound: float = EXACT_BOUND) -> bool:
+    """Whether every value of ``X`` is an integer of magnitude ``<= bound``.
+
+    Sums of products of such values are exact in float64 in any order (for
+    fewer than ``2**31`` features), so keys accumulated over column chunks
+    equal, bit for bit, the keys of one product (:class:`NestedKeys`).
+
+    Examples
+    --------
+    >>> exact_values(np.array([[0.0, 1.0], [1.0, 0.0]]))
+    True
+    >>> exact_values(sp.csr_matrix(np.array([[0.5, 0.0]])))
+    False
+    """
+    data = X.data if sp.issparse(X) else np.asarray(X)
+    if data.size == 0:
+        return True
+    return bool(np.all(np.abs(data) <= bound) and np.all(data == np.rint(data)))
+
+
+class KeyedRows:
+    """Query rows whose search keys against the training rows are known.
+
+    Stands in for scaled features in ``_fit_scaled`` / ``_predict_scaled`` of
+    the K path (:meth:`ScaledNeighboursMixin.predict_path`): ``keys`` holds
+    ``-2 q.t`` for every query ``q`` and training row ``t``, ``sq_norms`` the
+    ``|t|^2``; ``index`` searches them as :class:`EuclideanIndex` does.
+    """
+
+    def __init__(self, keys: np.ndarray, index: KeyedIndex):
+        self.keys = keys
+        self.index = index
+        self.shape = (keys.shape[0], index.n_features)
+
+
+class KeyedIndex:
+    """:class:`EuclideanIndex` over keys accumulated by :class:`NestedKeys`.
+
+    ``kneighbors`` takes :class:`KeyedRows` and returns what
+    ``EuclideanIndex(X_train[:, cols]).kneighbors(X[:, cols], k)`` returns
+    for the same rows: the keys are the same integers, and :func:`smallest_k`
+    orders each row by (key, column) alone.
+
+    Being integers, the keys are searched as ``key * n_train + column``: the
+    order by (key, column) of the keys, with no two values equal. Exact
+    features tie often (many training rows share a query's few selected
+    binary features), and :func:`smallest_k` is several times slower on a
+    row crowded with equal values (Li 2017's per-granule ML-kNN on enron, a
+    fold of 53 granules, one thread: 14.6 -> 11.0 s, the same predictions
+    bit for bit). ``bound`` bounds the magnitude of
+    the keys; with ``bound * n_train >= 2**52`` (never, for the sizes
+    :class:`NestedKeys` accepts) the keys are searched as they are.
+    """
+
+    def __init__(self, sq_norms: np.ndarray, n_features: int,
+                 bound: float = np.inf):
+        self.sq_norms = sq_norms
+        self.n_samples = n = sq_norms.shape[0]
+        self.n_features = n_features
+        scaled = (bound + 1.0) * n < 2.0 ** 52
+        self._scale = float(n) if scaled else 1.0
+        # |t|^2 * n + t's index: exact integers below 2**52
+        self._offsets = sq_norms * self._scale + (np.arange(n) if scaled else 0.0)
+
+    def _block(self, Q: KeyedRows, a: int, b: int) -> np.ndarray:
+        keys = Q.keys[a:b] * self._scale  # a new array (exact: * 1.0 or * n)
+        keys += self._offsets
+        return keys
+
+    def kneighbors(self, Q: KeyedRows, k: int, *, exclude_self: bool = False):
+        return _search(lambda a, b: self._block(Q, a, b), Q.keys.shape[0],
+                       self.n_samples, k, exclude_self)
+
+
+class NestedKeys:
+    """Search keys of a fold along nested feature subsets, computed once.
+
+    The K path's subsets grow (``np.sort(ranking[:k])`` for increasing
+    ``k``), and the key ``|t|^2 - 2 q.t`` of a query and a training row is a
+    sum over the subset's columns. For exact features (:func:`exact_values`:
+    the binary word indicators of enron, medical, genbase) the sums over the
+    columns a subset adds can be added to those of the previous subset with
+    the same result, bit for bit, as one product over the whole subset, so
+    every column enters one product instead of one per subset. A subset that
+    does not contain the previous one starts the sums again.
+
+    Parameters
+    ----------
+    X_train, X_test : ndarray or CSR matrix
+        The fold's scaled features (all columns), exact.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 1.0], [1.0, 1.0], [1.0, 0.0]])
+    >>> train, test = NestedKeys(X, X[:1]).rows(np.array([0, 1]))
+    >>> train.index.kneighbors(train, 1, exclude_self=True).ravel().tolist()
+    [1, 0, 1]
+    """
+
+    def __init__(self, X_train, X_test):
+        self._train = X_train.tocsc() if sp.issparse(X_train) else X_train
+        self._test = X_test.tocsc() if sp.issparse(X_test) else X_test
+        n, m = X_train.shape[0], X_test.shape[0]
+        self._done = np.zeros(X_train.shape[1], dtype=bool)
+        self._train_keys = np.zeros((n, n))
+        self._test_keys = np.zeros((m, n))
+        self._sq_norms = np.zeros(n)
+
+    def _pairs(self, cols: np.ndarray) -> int:
+        """Training pairs holding one of the sparse columns ``cols`` (bound)."""
+        counts = np.diff(self._train.indptr)[cols].astype(np.int64)
+        return int((counts * counts).sum())
+
+    @staticmethod
+    def fits(X_train, X_test) -> bool:
+        """Whether the fold is exact and its keys fit :data:`NESTED_KEYS_MIB`."""
+        n, m = X_train.shape[0], X_test.shape[0]
+        return (8 * n * (n + m) <= NESTED_KEYS_MIB << 20
+                and exact_values(X_train) and exact_values(X_test))
+
+    def rows(self, cols: np.ndarray) -> tuple[KeyedRows, KeyedRows]:
+        """Training and test rows keyed on the columns ``cols``."""
+        want = np.zeros_like(self._done)
+        want[cols] = True
+        if (self._done & ~want).any():  # not a superset: start again
+            self._done[:] = False
+            self._train_keys[:] = 0.0
+            self._test_keys[:] = 0.0
+            self._sq_norms[:] = 0.0
+        new = np.flatnonzero(want & ~self._done)
+        if new.size:
+            T, Q = self._train[:, new], self._test[:, new]
+            if sp.issparse(T) and 8 * self._pairs(new) < self._train_keys.size:
+                # few rows hold the new columns: only their pairs change
+                minus_2t = (T.T * -2.0).tocsr()
+                for keys, rows in ((self._train_keys, T), (self._test_keys, Q)):
+                    part = (rows @ minus_2t).tocoo()
+                    keys[part.row, part.col] += part.data
+            else:
+                if sp.issparse(T):
+                    T, Q = T.toarray(), Q.toarray()
+                T, Q = np.asfortranarray(T), np.asfortranarray(Q)
+                # keys.T (column-major) += -2 T Q' in place, one BLAS call
+                for keys, rows in ((self._train_keys, T), (self._test_keys, Q)):
+                    _gemm(-2.0, T, rows, 1.0, keys.T, trans_b=True, overwrite_c=True)
+            sq = T.multiply(T).sum(axis=1) if sp.issparse(T) else (T * T).sum(axis=1)
+            self._sq_norms += np.asarray(sq).ravel()
+            self._done |= want
+        # |key| <= |t|^2 + 2 |q.t| <= 3 * columns * EXACT_BOUND**2
+        n_cols = int(want.sum())
+        index = KeyedIndex(self._sq_norms.copy(), n_cols,
+                           bound=3.0 * n_cols * EXACT_BOUND ** 2)
+        return KeyedRows(self._train_keys, index), KeyedRows(self._test_keys, index)
+
+
+
+# --------------------------------------------------------------------------
+# kNN mutual information: distances to the K-th neighbour
+# --------------------------------------------------------------------------
+def kth_neighbour_sq_distances(Z: np.ndarray, k: int, *,
+                               workers: int = 1) -> np.ndarray:
+    """Squared Euclidean distance of each row of ``Z`` to its ``k``-th nearest other.
+
+    A KD-tree (:class:`scipy.spatial.cKDTree`) queried for ``k + 1`` points:
+    the query includes the point itself (distance 0, the smallest), so the
+    ``(k+1)``-th smallest distance is the ``k``-th neighbour's even with ties.
+
+    >>> kth_neighbour_sq_distances(np.array([[0.0], [1.0], [3.0]]), 1).tolist()
+    [1.0, 1.0, 4.0]
+    """
+    dist, _ = cKDTree(Z).query(Z, k=k + 1, workers=workers)
+    return dist[:, k] ** 2
+
+
+def kth_distances_1d(Z: np.ndarray, k: int) -> np.ndarray:
+    """Per column of ``Z``, each row's distance to its ``k``-th nearest other row.
+
+    In one dimension the ``k`` nearest neighbours of a point together with the
+    point are ``k + 1`` consecutive sorted values, so the ``k``-th neighbour
+    distance is the smallest over the ``k + 1`` such windows of the largest
+    distance to a window end (``O(N k)`` after a sort, vectorized over
+    columns). Rows come out in sorted order of each column (the caller sums
+    over them).
+
+    >>> kth_distances_1d(np.array([[0.0], [1.0], [3.0]]), 1).ravel().tolist()
+    [1.0, 1.0, 2.0]
+    """
+    n, f = Z.shape
+    V = np.sort(Z, axis=0)
+    padded = np.empty((n + 2 * k, f))
+    padded[:k] = -np.inf
+    padded[k : k + n] = V
+    padded[k + n :] = np.inf
+    best = np.full((n, f), np.inf)
+    for s in range(k + 1):
+        # Window of k+1 sorted values V[i-k+s] .. V[i+s] around position i.
+        lo = padded[s : s + n]
+        hi = padded[s + k : s + k + n]
+        np.minimum(best, np.maximum(V - lo, hi - V), out=best)
+    return best
+
+
+def kth_smallest(D: np.ndarray, k: int) -> np.ndarray:
+    """The ``k``-th smallest value along the last axis (``np.partition``).
+
+    With ``+inf`` for a point's distance to itself, the ``k``-th smallest of a
+    row of distances is the distance to its ``k``-th nearest other point.
+
+    >>> kth_smallest(np.array([[np.inf, 2.0, 1.0], [4.0, np.inf, 3.0]]), 2).tolist()
+    [2.0, 4.0]
+    """
+    return np.partition(D, k - 1, axis=-1)[..., k - 1]
+
+
+def sorted_neighbours(D: np.ndarray, m: int):
+    """The ``m`` smallest entries of each row, sorted, and one more.
+
+    Returns ``(idx, vals)`` of width ``m + 1``: column indices and values of
+    the ``m`` nearest neighbours (self excluded by the ``+inf`` diagonal) and,
+    in the last column, the ``(m+1)``-th smallest value -- a lower bound of
+    every unlisted distance -- or ``+inf`` when the row has no more than ``m``
+    other points (then every neighbour is listed). Which of several points at
+    the ``(m+1)``-th distance are listed is ``np.argpartition``'s choice (see
+    the module notes: the kNN-MI forward search needs only the values).
+
+    >>> D = np.array([[np.inf, 1.0, 3.0, 2.0], [1.0, np.inf, 5.0, 4.0],
+    ...               [3.0, 5.0, np.inf, 6.0], [2.0, 4.0, 6.0, np.inf]])
+    >>> idx, vals = sorted_neighbours(D, 1)
+    >>> idx[:, 0].tolist(), vals.tolist()
+    ([1, 0, 0, 0], [[1.0, 2.0], [1.0, 4.0], [3.0, 5.0], [2.0, 4.0]])
+    """
+    n = D.shape[0]
+    if m >= n - 1:
+        idx = np.argsort(D, axis=1, kind="stable")[:, : n - 1]
+        idx = np.concatenate([idx, np.arange(n)[:, None]], axis=1)  # self: +inf
+        return idx, np.take_along_axis(D, idx, axis=1)
+    part = np.argpartition(D, m, axis=1)[:, : m + 1]
+    vals = np.take_along_axis(D, part, axis=1)
+    order = np.argsort(vals, axis=1, kind="stable")
+    return (np.take_along_axis(part, order, axis=1),
+            np.take_along_axis(vals, order, axis=1))
+
+
+# --------------------------------------------------------------------------
+# ReliefF: Manhattan distances and neighbours per class
+# --------------------------------------------------------------------------
+#: Columns of each row's distance order searched first for its class
+#: neighbours by :func:`class_neighbours` (rows whose prefix lacks some
+#: class's ``k`` fall back to the whole order); 0 always searches the whole
+#: order.
+RELIEFF_PREFIX = 1024
+
+
+def manhattan_distances(Xn, rows, Xs=None):
+    """Manhattan distances from each of ``rows`` to every instance (self: ``inf``).
+
+    ``Xn`` holds the (range-scaled) features; with ``Xs`` (the same features,
+    all 0 or 1, as CSR) the distances come from one sparse product,
+    ``|x_i| + |x_j| - 2 x_i.x_j``: exact integers, equal to ``cdist``'s.
+
+    >>> X = np.array([[0.0, 1.0], [1.0, 1.0], [1.0, 0.0]])
+    >>> manhattan_distances(X, np.array([0, 2])).tolist()
+    [[inf, 1.0, 2.0], [2.0, 1.0, inf]]
+    >>> manhattan_distances(X, np.array([0, 2]), sp.csr_matrix(X)).tolist()
+    [[inf, 1.0, 2.0], [2.0, 1.0, inf]]
+    """
+    if Xs is not None:
+        ones = np.diff(Xs.indptr).astype(float)
+        D = ones[rows][:, None] + ones[None, :] - 2.0 * (Xs[rows] @ Xs.T).toarray()
+    else:
+        D = cdist(Xn[rows], Xn, metric="cityblock")
+    D[np.arange(rows.size), rows] = np.inf
+    return D
+
+
+def class_neighbours_by_mask(S, key, counts, kk, k, D=None, *, gather=True):
+    """:func:`class_neighbours` for one or two classes (a BR label), no sort.
+
+    The neighbours of class ``c`` are the positions of row ``r``'s order whose
+    class is ``c``, in order: ``np.nonzero`` of the class mask lists them so,
+    row by row. Each class is looked for in a prefix of the order about
+    ``4 k / frequency`` columns wide (where its ``k`` first members usually
+    lie); rows whose prefix holds fewer than ``kk`` of it use the whole order.
+
+    With ``gather`` (and the distances ``D``), a class with fewer than an
+    eighth as many members as that width (the positive class of a rare label:
+    on bibtex most labels hold 1-2 % of the instances, a prefix of thousands
+    of columns) is taken from the distances instead: a stable sort of the
+    row's distances to the class's members, which are in increasing index
+    order, gives them in the order of ``S`` (distance, then index), so the
+    neighbours are the same.
+    """
+    b, n = S.shape
+    n_cls = counts.size
+    out = np.zeros((b, n_cls, k), dtype=S.dtype)
+    freq = counts / max(int(counts.sum()), 1)
+    for c in range(n_cls):
+        need = kk[:, c]
+        if not need.any():
+            continue
+        width = n if freq[c] <= 0 else int(min(n, max(64, 4 * k / freq[c])))
+        if D is not None and gather and 8 * counts[c] <= width:
+            members = np.flatnonzero(key == c)
+            order = np.argsort(D[:, members], axis=1, kind="stable")[:, :k]
+            got = order.shape[1]
+            out[:, c, :got] = members[order]
+            continue
+        rows = np.arange(b)
+        for w in dict.fromkeys((width, n)):  # the prefix, then the whole order
+            head = S[rows, :w] if rows.size < b else S[:, :w]
+            r, pos = np.nonzero(key[head] == c)
+            found = np.bincount(r, minlength=rows.size)
+            rank = np.arange(r.size) - (np.cumsum(found) - found)[r]
+            enough = found >= need[rows]
+            keep = enough[r] & (rank < need[rows][r])
+            out[rows[r[keep]], c, rank[keep]] = head[r[keep], pos[keep]]
+            rows = rows[~enough]
+            if not rows.size:
+                break
+    return out
+
+
+def class_neighbours(S, key, counts, kk, k, D=None, *, prefix=RELIEFF_PREFIX,
+                     mask=True, gather=True):
+    """The first ``kk[r, c]`` neighbours of class ``c`` in row ``r``'s order.
+
+    ``S`` (b, n): instances by increasing distance, ties by index (the stable
+    order, :func:`smallest_k` of the whole row); ``key`` (n,): class codes;
+    ``counts`` (n_cls,): class sizes; ``kk`` (b, n_cls): how many neighbours
+    of each class a row uses (at most ``k``); ``D`` (b, n): the distances
+    ``S`` orders (for ``gather``). Returns (b, n_cls, k) instance indices;
+    entries at ``j >= kk[r, c]`` are not to be used.
+
+    Grouping a row's order by class with a stable sort keeps distance order
+    within each class, so the first ``kk`` of a class lie in the shortest
+    prefix of the order that holds ``kk`` members of it: the rows whose first
+    ``prefix`` columns hold enough of every class are grouped on that prefix
+    only (per label of a binary-relevance decomposition a 1 024-column sort
+    instead of one over every training instance), the others on the whole
+    order, with the same result. With ``mask``, one or two classes go to
+    :func:`class_neighbours_by_mask` (with ``gather``). ``prefix``, ``mask``
+    and ``gather`` choose the work, not the result (tested).
+    """
+    b, n = S.shape
+    n_cls = counts.size
+    if n_cls <= 2 and mask:
+        return class_neighbours_by_mask(S, key, counts, kk, k, D, gather=gather)
+    j = np.arange(k)
+    out = np.empty((b, n_cls, k), dtype=S.dtype)
+
+    def group(S_part, starts):
+        """Class-grouped neighbours of rows ``S_part`` from per-row starts."""
+        r = np.arange(S_part.shape[0])[:, None]
+        by_class = S_part[r, np.argsort(key[S_part], axis=1, kind="stable")]
+        pos = np.minimum(starts[:, :, None] + j, S_part.shape[1] - 1)
+        return by_class[r[:, :, None], pos]
+
+    rest = np.arange(b)
+    width = prefix if 0 < prefix < n else 0
+    if width:
+        head = S[:, :width]
+        cells = np.arange(b)[:, None] * n_cls + key[head]
+        in_head = np.bincount(cells.ravel(), minlength=b * n_cls).reshape(b, n_cls)
+        enough = (in_head >= kk).all(axis=1)
+        if enough.any():
+            starts = np.cumsum(in_head[enough], axis=1) - in_head[enough]
+            out[enough] = group(head[enough], starts)
+        rest = np.flatnonzero(~enough)
+    if rest.size:
+        starts = np.broadcast_to(np.cumsum(counts) - counts, (rest.size, n_cls))
+        out[rest] = group(S[rest], starts)
+    return out
