@@ -532,11 +532,14 @@ def friedman_tie_range(table: PrintedTable, datasets: Iterable[str] | None = Non
     for row in X:
         opts = [tuple(int(round(2 * r)) for r in o)
                 for o in tie_resolutions(row, higher_is_better=table.higher_is_better)]
-        states = {tuple(a + b for a, b in zip(s, o, strict=True))
-                  for s in states for o in opts}
-        if len(states) > max_states:
-            raise ValueError(f"{table.id}: more than {max_states} rank-sum vectors "
-                             "from the printed ties")
+        grown: set[tuple[int, ...]] = set()
+        for s in states:
+            for o in opts:
+                grown.add(tuple(a + b for a, b in zip(s, o, strict=True)))
+            if len(grown) > max_states:
+                raise ValueError(f"{table.id}: more than {max_states} rank-sum "
+                                 "vectors from the printed ties")
+        states = grown
     fs = set()
     for s in states:
         R = np.asarray(s, dtype=np.float64) / (2.0 * N)
