@@ -456,6 +456,18 @@ def test_loader_rejects_a_duplicate_table(tmp_path):
         load_printed(write(tmp_path, data))
 
 
+def test_loader_rejects_a_row_given_twice(tmp_path):
+    text = yaml.safe_dump(GOOD, sort_keys=False)
+    row = "    yeast:\n      a: '0.30'\n      b: '0.20'\n"
+    assert text.count(row) == 1
+    path = tmp_path / "twice.printed.yaml"
+    path.write_text(text.replace(row, row + row.replace("0.30", "0.40")),
+                    encoding="utf-8")
+    with pytest.raises(ValueError, match="key 'yeast' repeats line") as err:
+        load_printed(path)
+    assert str(path) in str(err.value)
+
+
 def test_an_incomplete_table_may_lack_cells(tmp_path):
     data = broken(lambda t: (t["values"]["yeast"].pop("b"), t.update(complete=False)))
     t = load_printed(write(tmp_path, data))["Table 1"]

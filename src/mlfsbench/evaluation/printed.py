@@ -59,6 +59,7 @@ import yaml
 
 from mlfsbench.evaluation import stats
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
+from mlfsbench.yamlfile import load_yaml_file
 
 __all__ = [
     "PRINTED_SCHEMA",
@@ -318,7 +319,8 @@ def load_printed(path: PathLike) -> PrintedStudy:
     Raises
     ------
     ValueError
-        Naming the file and the table: a schema violation, an unknown metric,
+        Naming the file and the table: a key repeated in a mapping (with
+        both lines), a schema violation, an unknown metric,
         a cell of a method the table does not list, a row lacking a method in
         a complete table, a cell printed with other than ``decimals``
         decimals, or a duplicate table id.
@@ -326,11 +328,10 @@ def load_printed(path: PathLike) -> PrintedStudy:
     import jsonschema
 
     path = os.fspath(path)
-    with open(path, encoding="utf-8") as fh:
-        try:
-            data = yaml.safe_load(fh)
-        except yaml.YAMLError as exc:
-            raise ValueError(f"{path}: not valid YAML: {exc}") from None
+    try:  # a repeated key (a dataset row given twice) is an error naming both lines
+        data = load_yaml_file(path)
+    except yaml.YAMLError as exc:
+        raise ValueError(f"{path}: not valid YAML: {exc}") from None
     schema = yaml.safe_load(PRINTED_SCHEMA.read_text(encoding="utf-8"))
     try:
         jsonschema.validate(data, schema)
