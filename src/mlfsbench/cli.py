@@ -20,7 +20,7 @@ import numpy as np
 import yaml
 
 from mlfsbench.estimators import registry
-from mlfsbench.workflow.io import dumps_json
+from mlfsbench.io import dumps_json
 
 
 def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
@@ -241,7 +241,7 @@ def _data_args(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_claims(args) -> int:
-    from mlfsbench.evaluation.claims import read_verdicts
+    from mlfsbench.report.claims import read_verdicts
 
     table = read_verdicts(args.result_dir)
     if args.json:

@@ -28,7 +28,7 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from mlfsbench.workflow.io import atomic_path
+from mlfsbench.io import atomic_path
 
 log = logging.getLogger(__name__)
 

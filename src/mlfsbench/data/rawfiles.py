@@ -25,7 +25,7 @@ from pathlib import Path
 
 from mlfsbench.data.download import GIT_BLOB, git_blob_id
 from mlfsbench.data.table import read_datasets_table
-from mlfsbench.workflow.io import write_json
+from mlfsbench.io import write_json
 
 log = logging.getLogger(__name__)
 

@@ -153,7 +153,7 @@ def code_version(*names: str, shallow: tuple[str, ...] = ()) -> str:
 
 #: Modules whose source every stage's version includes (without their own
 #: imports): the stage functions, atomic I/O and the seeds.
-STAGE_MODULES = ("mlfsbench.workflow.stages", "mlfsbench.workflow.io",
+STAGE_MODULES = ("mlfsbench.workflow.stages", "mlfsbench.io",
                  "mlfsbench.workflow.seeds")
 #: The transitive dependencies of each stage besides its estimator.
 STAGE_DEPENDENCIES = {
@@ -165,8 +165,8 @@ STAGE_DEPENDENCIES = {
     "transform": ("mlfsbench.data.dataset",),
     "select": ("mlfsbench.data.dataset",),
     "classify": ("mlfsbench.data.dataset", "mlfsbench.evaluation.metrics"),
-    "aggregate": ("mlfsbench.workflow.aggregate",),
-    "compare": ("mlfsbench.workflow.compare", "mlfsbench.evaluation.metrics",
+    "aggregate": ("mlfsbench.report.aggregate",),
+    "compare": ("mlfsbench.report.compare", "mlfsbench.evaluation.metrics",
                 "mlfsbench.evaluation.stats", "mlfsbench.evaluation.stability"),
     # runtime and stability tables: selection records only
     "selections": ("mlfsbench.evaluation.stability",),
@@ -174,7 +174,7 @@ STAGE_DEPENDENCIES = {
 #: Modules a stage's version includes without their imports (e.g. the
 #: runtime/stability functions live in compare.py beside the statistics,
 #: whose metric table they do not use).
-STAGE_SHALLOW = {"selections": ("mlfsbench.workflow.compare",)}
+STAGE_SHALLOW = {"selections": ("mlfsbench.report.selections",)}
 
 
 @cache
