@@ -5,7 +5,8 @@
 - :mod:`~mlfsbench.workflow.config` -- experiment configs: validation and
   method identifiers.
 - :mod:`~mlfsbench.workflow.versions` -- the code version each rule carries.
-- :mod:`~mlfsbench.workflow.logutil` -- job logs; :mod:`~mlfsbench.workflow.runner` -- ``mlfsbench run``;
+- :mod:`~mlfsbench.workflow.logutil` -- job logs;
+  :mod:`~mlfsbench.workflow.runner` -- ``mlfsbench run``;
   :mod:`~mlfsbench.workflow.runstats` -- seconds and memory of a run;
   :mod:`~mlfsbench.workflow.provenance` -- config and package versions.
 
