@@ -22,7 +22,7 @@ rule aggregate:
         runtime=30,
     params:
         labels=experiment_labels("classify"),
-        code=code("aggregate"),
+        code=code("aggregate.py"),
     script:
         "../scripts/aggregate.py"
 
@@ -49,7 +49,7 @@ rule datasets_report:
         mem_mb=500,
         runtime=10,
     params:
-        code=code("aggregate"),
+        code=code("datasets_report.py"),
     script:
         "../scripts/datasets_report.py"
 
@@ -78,6 +78,6 @@ rule plot:
         runtime=10,
     params:
         labels=labels,
-        code=code("aggregate"),
+        code=code("plot.py"),
     script:
         "../scripts/plot.py"

@@ -27,6 +27,7 @@ rule claims:
         runtime=30,
     params:
         experiment=experiment_config,
+        code=code("claims.py", "claims"),
     script:
         "../scripts/claims.py"
 
@@ -55,6 +56,7 @@ rule headline:
     params:
         metric=headline_metric,
         labels=labels,
+        code=code("headline.py"),
     script:
         "../scripts/headline.py"
 
@@ -81,5 +83,6 @@ rule summary:
         runtime=10,
     params:
         experiments=canonical(EXPERIMENTS),
+        code=code("summary.py"),
     script:
         "../scripts/summary.py"

@@ -22,6 +22,6 @@ rule classify:
         grid=grid,
         record_keys=cache_keys,
         keep_predictions=KEEP_PREDICTIONS,
-        code=code("classify", "classifier"),
+        code=code("classify.py", "classifier"),
     script:
         "../scripts/classify.py"

@@ -40,7 +40,11 @@ from mlfsbench.data.rawfiles import (
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER, METRICS
 from mlfsbench.data.split import n_folds
 from mlfsbench.workflow.stages import batch_folds, fold_batches
-from mlfsbench.workflow.versions import estimator_module, stage_version
+from mlfsbench.workflow.versions import (
+    claims_estimators,
+    estimator_module,
+    rule_version,
+)
 
 CONFIG_SOURCE = config_source(workflow)
 check_config_file(config, CONFIG_SOURCE)
@@ -179,16 +183,23 @@ wildcard_constraints:
 
 
 # ----------------------------------------------------------- code versions
-# Every rule's params carry the version of the code its output depends on
-# (mlfsbench.workflow.versions): editing a selector's module reruns exactly
-# that selector's jobs and what reads them.
-def code(stage, kind=None):
+# Every rule's params carry the version of the code its output depends on:
+# its script and the package code the script reaches, derived from the imports
+# (mlfsbench.workflow.versions.rule_version). A select, transform or classify
+# job adds its estimator's module, a claims job the selectors its artificial
+# claims run: editing a selector's module reruns exactly that selector's jobs
+# and what reads them.
+def code(script, kind=None):
+    path = os.path.join(workflow.basedir, "scripts", script)
+
     def version(wildcards):
         if kind is None:
-            return stage_version(stage)
+            return rule_version(path)
+        if kind == "claims":
+            return rule_version(path, *claims_estimators(claims_file(wildcards)))
         key = "transform" if kind == "transformation" else kind
         entry = ENTRIES[kind][(wildcards.dataset, getattr(wildcards, key))]
-        return stage_version(stage, estimator_module(kind, entry["name"]))
+        return rule_version(path, estimator_module(kind, entry["name"]))
 
     return version
 

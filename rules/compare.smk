@@ -24,7 +24,7 @@ rule stats:
     params:
         options=stats_options,
         labels=labels,
-        code=code("compare"),
+        code=code("stats.py"),
     script:
         "../scripts/stats.py"
 
@@ -52,7 +52,7 @@ rule ranks:
         runtime=10,
     params:
         labels=labels,
-        code=code("compare"),
+        code=code("ranks.py"),
     script:
         "../scripts/ranks.py"
 
@@ -79,7 +79,7 @@ rule runtime:
         runtime=10,
     params:
         labels=experiment_labels("select"),
-        code=code("selections"),
+        code=code("runtime.py"),
     script:
         "../scripts/runtime.py"
 
@@ -109,7 +109,7 @@ rule stability:
         grid=lambda wildcards: GRIDS[wildcards.experiment],
         labels=labels,
         key_labels=experiment_labels("select"),
-        code=code("selections"),
+        code=code("stability.py"),
     script:
         "../scripts/stability.py"
 
@@ -134,5 +134,6 @@ rule provenance:
         runtime=5,
     params:
         config=provenance_config,
+        code=code("provenance.py"),
     script:
         "../scripts/provenance.py"

@@ -19,6 +19,6 @@ rule discretize:
     params:
         folds=folds,
         disc=disc_params,
-        code=code("discretize"),
+        code=code("discretize.py"),
     script:
         "../scripts/discretize.py"

@@ -19,5 +19,6 @@ rule prepare:
         nominal=config["prepare"]["nominal"],
         missing=config["prepare"]["missing"],
         targets=dataset_targets,
+        code=code("prepare.py"),
     script:
         "../scripts/prepare.py"

@@ -19,6 +19,6 @@ rule select:
         method=selector_name,
         method_params=selector_params,
         record_keys=cache_keys,
-        code=code("select", "selector"),
+        code=code("select.py", "selector"),
     script:
         "../scripts/select.py"

@@ -18,6 +18,6 @@ rule split:
     params:
         spec=split_spec,
         folds=folds,
-        code=code("split"),
+        code=code("split.py"),
     script:
         "../scripts/split.py"

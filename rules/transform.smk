@@ -21,7 +21,7 @@ rule transform:
         method=transform_name,
         method_params=transform_params,
         record_keys=cache_keys,
-        code=code("transform", "transformation"),
+        code=code("transform.py", "transformation"),
     script:
         "../scripts/transform.py"
 
@@ -48,6 +48,6 @@ rule transformations_table:
         runtime=10,
     params:
         labels=experiment_labels("transform"),
-        code=code("aggregate"),
+        code=code("transformations_table.py"),
     script:
         "../scripts/transformations_table.py"

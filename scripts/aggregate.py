@@ -1,6 +1,6 @@
 """Snakemake adapter: the tidy table of all folds and its summary."""
 
-from mlfsbench.workflow.aggregate import write_tables
+from mlfsbench.report.aggregate import write_tables
 from mlfsbench.workflow.logutil import log_to
 
 

@@ -2,7 +2,7 @@
 
 import os
 
-from mlfsbench.evaluation.claims import write_claims
+from mlfsbench.report.claims import write_claims
 from mlfsbench.workflow.logutil import log_to
 
 

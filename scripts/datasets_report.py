@@ -1,6 +1,6 @@
 """Snakemake adapter: one row of statistics per prepared dataset."""
 
-from mlfsbench.workflow.aggregate import datasets_table
+from mlfsbench.report.aggregate import datasets_table
 from mlfsbench.workflow.logutil import log_to
 
 

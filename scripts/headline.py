@@ -2,8 +2,8 @@
 
 import pandas as pd
 
+from mlfsbench.report.summary import headline_plot
 from mlfsbench.workflow.logutil import log_to
-from mlfsbench.workflow.summary import headline_plot
 
 
 def main(summary, metric, png, labels=None):

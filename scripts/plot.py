@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from mlfsbench.workflow.aggregate import plot_dataset
+from mlfsbench.report.aggregate import plot_dataset
 from mlfsbench.workflow.logutil import log_to
 
 

@@ -1,6 +1,6 @@
 """Snakemake adapter: average ranks and test statistics of every metric."""
 
-from mlfsbench.workflow.compare import ranks_table
+from mlfsbench.report.compare import ranks_table
 from mlfsbench.workflow.logutil import log_to
 
 

@@ -1,6 +1,6 @@
 """Snakemake adapter: seconds of each selector per dataset."""
 
-from mlfsbench.workflow.compare import runtime_table
+from mlfsbench.report.selections import runtime_table
 from mlfsbench.workflow.logutil import log_to
 
 

@@ -1,6 +1,6 @@
 """Snakemake adapter: selection stability across folds, table and plot."""
 
-from mlfsbench.workflow.compare import stability_plot, stability_table
+from mlfsbench.report.selections import stability_plot, stability_table
 from mlfsbench.workflow.logutil import log_to
 
 

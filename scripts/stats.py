@@ -1,6 +1,6 @@
 """Snakemake adapter: one metric's statistical comparison and CD diagram."""
 
-from mlfsbench.workflow.compare import write_comparison
+from mlfsbench.report.compare import write_comparison
 from mlfsbench.workflow.logutil import log_to
 
 

@@ -1,7 +1,7 @@
 """Snakemake adapter: the report's opening page (results/summary.html)."""
 
+from mlfsbench.report.summary import summary_info, write_summary
 from mlfsbench.workflow.logutil import log_to
-from mlfsbench.workflow.summary import summary_info, write_summary
 
 
 def main(experiments, files, out):

@@ -1,6 +1,6 @@
 """Snakemake adapter: one table of every fold's label transformations."""
 
-from mlfsbench.workflow.aggregate import transformations_table
+from mlfsbench.report.aggregate import transformations_table
 from mlfsbench.workflow.logutil import log_to
 
 

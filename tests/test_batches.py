@@ -14,7 +14,6 @@ from mlfsbench.estimators import registry
 from mlfsbench.estimators.classifiers.mlknn import MLkNN
 from mlfsbench.workflow import stages
 from mlfsbench.workflow.seeds import derive_seed
-from mlfsbench.workflow.versions import closure, stage_version
 
 
 def emotions_like(n=150, seed=0) -> Dataset:
@@ -225,16 +224,6 @@ def test_classify_uses_predict_path_once_per_granule(monkeypatch):
     assert PathKNN.calls == [4, 4]  # one call per granule, every K at once
     np.testing.assert_array_equal(path["Y_pred"], plain["Y_pred"])
     np.testing.assert_array_equal(path["Y_score"], plain["Y_score"])
-
-
-def test_code_versions_follow_the_modules_a_stage_uses():
-    jmi = "mlfsbench.estimators.selectors.jmi"
-    mim = "mlfsbench.estimators.selectors.mim"
-    assert "mlfsbench.estimators.information.entropy" in closure(jmi)
-    assert "mlfsbench.evaluation.metrics" not in closure(jmi)
-    assert stage_version("select", jmi) != stage_version("select", mim)
-    assert stage_version("classify", "mlfsbench.estimators.classifiers.mlknn") != \
-        stage_version("select", "mlfsbench.estimators.classifiers.mlknn")
 
 
 def test_batches():

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from mlfsbench.cli import main
-from mlfsbench.evaluation.claims import (
+from mlfsbench.report.claims import (
     NOT_CHECKABLE,
     NOT_REPRODUCED,
     REPRODUCED,

@@ -15,7 +15,7 @@ import pytest
 
 from mlfsbench import __version__
 from mlfsbench.cli import build_parser, main, method_details, use_colour
-from mlfsbench.evaluation.claims import COLUMNS
+from mlfsbench.report.claims import COLUMNS
 
 BIN = Path(sys.executable).parent
 

@@ -11,7 +11,7 @@ import time
 import numpy as np
 import pytest
 
-from mlfsbench.workflow.io import atomic_path, save_npz, write_text
+from mlfsbench.io import atomic_path, save_npz, write_text
 from mlfsbench.workflow.runner import (
     RunRefused,
     live_job_processes,

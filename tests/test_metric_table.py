@@ -9,7 +9,7 @@ import sys
 import pandas as pd
 
 from mlfsbench.evaluation import metrics as M
-from mlfsbench.workflow import compare
+from mlfsbench.report import compare
 
 from .conftest import REPO_ROOT
 
@@ -47,7 +47,7 @@ def test_common_smk_imports_neither_compare_nor_scipy_stats():
     assert any("GREATER_IS_BETTER" in line for line in imports)
     code = "\n".join(imports) + (
         "\nimport sys\nprint(sorted(m for m in ('scipy.stats', 'matplotlib', "
-        "'mlfsbench.workflow.compare', 'mlfsbench.estimators.selectors') "
+        "'mlfsbench.report.compare', 'mlfsbench.estimators.selectors') "
         "if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True,

@@ -10,8 +10,8 @@ import pytest
 import scipy.sparse as sp
 
 from mlfsbench.data import Dataset
+from mlfsbench.report.aggregate import collect, summarize, write_tables
 from mlfsbench.workflow import stages as pipeline
-from mlfsbench.workflow.aggregate import collect, summarize, write_tables
 
 
 def synthetic(n=120, sparse=False, seed=0) -> Dataset:

@@ -9,15 +9,14 @@ import pandas as pd
 import pytest
 from scipy.stats import friedmanchisquare
 
-from mlfsbench.workflow.compare import (
+from mlfsbench.report.compare import (
     compare,
     mean_rank_table,
     method_table,
     ranks_table,
-    runtime_table,
-    stability_table,
     write_comparison,
 )
+from mlfsbench.report.selections import runtime_table, stability_table
 
 
 def summary_frame() -> pd.DataFrame:

@@ -20,7 +20,6 @@ from mlfsbench.evaluation.stats import (
     cliques,
     compare_methods,
     critical_difference,
-    critical_difference_diagram,
     friedman_test,
     holm_adjust,
     iman_davenport,
@@ -29,6 +28,7 @@ from mlfsbench.evaluation.stats import (
     rank_table,
     wilcoxon_holm,
 )
+from mlfsbench.report.cd_diagram import critical_difference_diagram
 
 PAPERS = Path(__file__).resolve().parents[1] / "../shared/papers"
 

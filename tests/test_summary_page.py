@@ -9,9 +9,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from mlfsbench.workflow.compare import display_name, write_comparison
+from mlfsbench.report.compare import write_comparison
+from mlfsbench.report.names import display_name
+from mlfsbench.report.summary import headline_plot, summary_info, write_summary
 from mlfsbench.workflow.config import method_id, method_labels
-from mlfsbench.workflow.summary import headline_plot, summary_info, write_summary
 
 
 def summary_frame() -> pd.DataFrame:
@@ -133,7 +134,7 @@ def test_every_report_item_has_a_caption_and_the_workflow_a_description():
 
 
 def test_ranks_html_shows_labels_tsv_keeps_identifiers(tmp_path):
-    from mlfsbench.workflow.compare import ranks_table
+    from mlfsbench.report.compare import ranks_table
 
     path = _summary_file(tmp_path)
     write_comparison(path, "hamming_loss", tmp_path / "h.json", tmp_path / "cd.png")

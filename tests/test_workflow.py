@@ -427,12 +427,52 @@ def test_documentation_edits_rerun_nothing(completed, mirror):
     ("evaluation/metrics.py", Counter(
         classify=2, aggregate=1, plot=1, stats=2, ranks=1, headline=1, summary=1,
         all=1)),
+    # the CD diagram is drawn by the stats jobs; ranks and the summary page
+    # read their files
+    ("report/cd_diagram.py", Counter(stats=2, ranks=1, summary=1, all=1)),
+    # tiny has no claims file: the claims module concerns none of its jobs
+    ("report/claims.py", Counter()),
 ])
 def test_code_edits_rerun_the_jobs_that_depend_on_them(completed, mirror, module,
                                                        expected):
     env = _edited_package(completed, module)
     jobs = planned(completed, mirror, env=env)
     assert rules_of(jobs) == expected
+
+
+TINY_CLAIMS = {
+    "study": "tiny", "paper": "none (a check of the claims stage)",
+    "experiment": "tiny",
+    "claims": [{
+        "id": "mlknn-emotions-hamming",
+        "statement": "ML-kNN on all features of emotions: Hamming loss about 0.2.",
+        "source": "none", "reading": "A check of the stage.", "rule": "value",
+        "quantity": {"metric": "hamming_loss", "dataset": "emotions",
+                     "method": "all-features", "n_features": "all"},
+        "paper": 0.2, "tolerance": 0.1}],
+}
+
+
+def test_claim_rule_edits_rerun_that_studys_claims_only(tmp_path, completed,
+                                                        mirror):
+    """Editing the claims module reruns the claims jobs and the summary page
+    that reads them, nothing upstream; the CD diagram the stats jobs and
+    their readers."""
+    workdir = tmp_path / "claims"
+    shutil.copytree(completed, workdir, symlinks=True)
+    (workdir / "config" / "tiny.claims.yaml").write_text(yaml.safe_dump(TINY_CLAIMS))
+    configfile = write_config(workdir, "tiny-claims.yaml",
+                              claims="config/tiny.claims.yaml")
+    run(workdir, mirror, configfile)
+    verdicts = pd.read_csv(workdir / "results/tiny/tables/claims.tsv", sep="\t")
+    assert verdicts["verdict"].tolist() == ["reproduced"]
+    assert planned(workdir, mirror, configfile) == []
+    env = _edited_package(workdir, "report/claims.py")
+    assert rules_of(planned(workdir, mirror, configfile, env=env)) == Counter(
+        claims=1, summary=1, all=1)
+    env = _edited_package(workdir, "report/cd_diagram.py")
+    assert rules_of(planned(workdir, mirror, configfile, env=env)) == Counter(
+        stats=2, ranks=1, claims=1, summary=1, all=1)
 
 
 @pytest.mark.parametrize("correct", [True, False])

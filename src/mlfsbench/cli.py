@@ -25,7 +25,7 @@ import yaml
 
 from mlfsbench import __version__
 from mlfsbench.estimators import registry
-from mlfsbench.workflow.io import dumps_json
+from mlfsbench.io import dumps_json
 
 
 def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
@@ -317,7 +317,7 @@ def claims_tables(path: str) -> list[tuple[str, Any]]:
     A folder with no verdict table says why: no experiment, or, for an
     experiment, the claims stage's log line that tells why it did not finish.
     """
-    from mlfsbench.evaluation.claims import read_verdicts
+    from mlfsbench.report.claims import read_verdicts
 
     root = os.fspath(path)
     if not os.path.isdir(root):

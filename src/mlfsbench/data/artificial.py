@@ -2,14 +2,14 @@
 
 G. Doquire and M. Verleysen, "Mutual information-based feature selection for
 multilabel classification", *Neurocomputing* 122:148-155, 2013. The claims
-stage (:mod:`mlfsbench.evaluation.claims`, rule ``artificial``) runs a
-selector on fresh draws of these problems; the tests share them too.
+stage (:mod:`mlfsbench.report.claims`, rule ``artificial``) runs a selector on
+fresh draws of these problems (:func:`mlfsbench.report.artificial.run_problem`);
+the tests share them too. This module only generates data: it knows no
+method.
 Feature indices are 0-based (the paper's f1 is 0).
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import numpy as np
 
@@ -48,33 +48,3 @@ def problem2(seed: int, n: int = 1000) -> tuple[np.ndarray, np.ndarray]:
 
 
 PROBLEMS = {1: problem1, 2: problem2}
-
-
-def run_problem(problem: int, method: str, params: dict[str, Any] | None = None, *,
-                repeats: int = 20, n: int = 1000,
-                discretize: dict[str, Any] | None = None,
-                ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
-    """Fit a registered selector on ``repeats`` draws (seeds 0, 1, ...).
-
-    A selector that reads discrete codes gets them as the workflow's
-    discretize stage makes them (``discretize``, default equal-width, 5
-    bins). Returns each draw's ranking (feature indices, best first) and
-    scores.
-    """
-    from mlfsbench.estimators import registry
-    from mlfsbench.estimators.discretizers.unsupervised import make_discretizer
-
-    spec = {"strategy": "equal-width", "bins": 5, **(discretize or {})}
-
-    make = PROBLEMS[int(problem)]
-    rankings, scores = [], []
-    for seed in range(repeats):
-        X, Y = make(seed, n)
-        sel = registry.create("selector", method, params, random_state=seed)
-        if getattr(sel, "input_kind", "discrete") == "discrete":
-            X = make_discretizer(spec["strategy"], int(spec["bins"])).fit_transform(X)
-        sel.fit(X, Y)
-        rankings.append(np.asarray(sel.ranking_))
-        s = getattr(sel, "scores_", None)
-        scores.append(None if s is None else np.asarray(s, dtype=float))
-    return rankings, scores

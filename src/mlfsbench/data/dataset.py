@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from mlfsbench.workflow.io import save_npz
+from mlfsbench.io import save_npz
 
 
 @dataclass

@@ -30,7 +30,7 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from mlfsbench.workflow.io import atomic_path
+from mlfsbench.io import atomic_path
 
 log = logging.getLogger(__name__)
 

@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 from mlfsbench.data.download import GIT_BLOB, git_blob_id
 from mlfsbench.data.rdata import is_r_data
 from mlfsbench.data.table import DatasetSpec, read_datasets_table
-from mlfsbench.workflow.io import write_json
+from mlfsbench.io import write_json
 
 log = logging.getLogger(__name__)
 

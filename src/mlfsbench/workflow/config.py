@@ -40,6 +40,7 @@ from typing import Any
 import yaml
 
 from mlfsbench.estimators import registry
+from mlfsbench.io import BASELINE
 from mlfsbench.yamlfile import load_yaml_file
 
 CONFIG_SCHEMA = files("mlfsbench.workflow") / "schemas" / "config.schema.yaml"
@@ -163,32 +164,53 @@ def method_id(entry: dict[str, Any]) -> str:
     return f"{entry['name']}-{short_hash(key)}"
 
 
-def method_labels(entries: list[dict[str, Any]]) -> dict[str, str]:
-    """Readable name of each configured entry, by identifier (for figures).
+def method_names(entries: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Every name of each configured entry, by identifier: the one function
+    that names methods.
 
-    An entry's ``label``, else its registry name; when several entries share
-    a registry name and have no label, their own ``id`` (if set) or the name
-    numbered in config order, never a hash.
+    First the readable label (figures, tables): the entry's ``label``, else
+    its registry name; when several entries share a registry name and have
+    no label, their own ``id`` (if set) or the name numbered in config order,
+    never a hash. Then the other names a claims file may use: the registry
+    name (when only one entry has it), the ``label`` and the identifier.
+
+    >>> method_names([{"name": "mim-br", "params": {"a": 1}},
+    ...               {"id": "g1", "name": "gm"},
+    ...               {"name": "gm", "params": {"b": 2}},
+    ...               {"name": "pmu", "label": "PMU"}],
+    ...              )  # doctest: +NORMALIZE_WHITESPACE
+    {'mim-br-58fdaf8c': ['mim-br', 'mim-br-58fdaf8c'], 'g1': ['g1'],
+     'gm-95b2f6f1': ['gm #2', 'gm-95b2f6f1'], 'pmu': ['PMU', 'pmu']}
+    """
+    names = [e["name"] for e in entries]
+    out: dict[str, list[str]] = {}
+    seen: dict[str, int] = {}
+    for e in entries:
+        name, ident = e["name"], method_id(e)
+        seen[name] = seen.get(name, 0) + 1
+        unique = names.count(name) == 1
+        if e.get("label"):
+            label = str(e["label"])
+        elif unique:
+            label = name
+        else:
+            label = str(e["id"]) if e.get("id") else f"{name} #{seen[name]}"
+        aliases = [name] if unique else []
+        aliases += [str(e["label"])] if e.get("label") else []
+        out[ident] = list(dict.fromkeys([label, *aliases, ident]))
+    return out
+
+
+def method_labels(entries: list[dict[str, Any]]) -> dict[str, str]:
+    """Readable name of each configured entry, by identifier (for figures):
+    the first of its :func:`method_names`.
 
     >>> method_labels([{"name": "mim-br", "params": {"a": 1}},
     ...                {"id": "g1", "name": "gm"}, {"id": "g2", "name": "gm"},
     ...                {"name": "pmu", "label": "PMU"}])
     {'mim-br-58fdaf8c': 'mim-br', 'g1': 'g1', 'g2': 'g2', 'pmu': 'PMU'}
     """
-    names = [e["name"] for e in entries]
-    out: dict[str, str] = {}
-    seen: dict[str, int] = {}
-    for e in entries:
-        name = e["name"]
-        seen[name] = seen.get(name, 0) + 1
-        if e.get("label"):
-            label = str(e["label"])
-        elif names.count(name) == 1:
-            label = name
-        else:
-            label = str(e["id"]) if e.get("id") else f"{name} #{seen[name]}"
-        out[method_id(e)] = label
-    return out
+    return {ident: names[0] for ident, names in method_names(entries).items()}
 
 
 def discretization_id(spec: dict[str, Any] | None) -> str:
@@ -338,11 +360,6 @@ def check_experiment(name: str, experiment: dict[str, Any],
                         f"{where}: {key} entry {method_id(entry)!r}{on}: {problem}"
                     )
     check_control(name, experiment)
-
-
-#: The all-features column of the statistical comparison
-#: (:data:`mlfsbench.workflow.compare.BASELINE`; not imported: pandas).
-BASELINE = "all-features"
 
 
 def _positive_int(value: Any) -> bool:

@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from mlfsbench.workflow.io import write_text
+from mlfsbench.io import write_text
 
 
 def package_versions() -> dict[str, str]:

@@ -1,7 +1,7 @@
 """The workflow's stages as plain functions of files.
 
 Each function reads its inputs, calls the library, and writes its outputs
-atomically (see :mod:`mlfsbench.workflow.io`). The Snakemake scripts and the CLI are
+atomically (see :mod:`mlfsbench.io`). The Snakemake scripts and the CLI are
 thin adapters around these functions, so every stage can be run and tested
 without Snakemake.
 
@@ -54,7 +54,14 @@ from mlfsbench.data.split import make_splits
 from mlfsbench.estimators import registry
 from mlfsbench.evaluation.metrics import evaluate as evaluate_metrics
 from mlfsbench.evaluation.metrics import feature_reduction, rrmse
-from mlfsbench.workflow.io import save_npz, write_json, write_text
+from mlfsbench.io import (
+    METRIC_COLUMNS,
+    format_table,
+    read_selections,
+    save_npz,
+    write_json,
+    write_text,
+)
 
 if TYPE_CHECKING:  # pandas is imported by the stages that write tables only
     import pandas as pd
@@ -470,10 +477,6 @@ def classify(dataset: PathLike, split_file: PathLike, fold: int,
 
 
 # -------------------------------------------------------------------- evaluate
-METRIC_COLUMNS = ["dataset", "split", "fold", "selector", "classifier",
-                  "n_features", "metric", "value"]
-
-
 def evaluate_fold(Y_true, pred, *, regression: bool = False
                   ) -> list[tuple[str, str, float]]:
     """``(grid point, metric, value)`` of every metric for every K of one fold.
@@ -509,12 +512,6 @@ def evaluate(dataset: PathLike, predictions: PathLike, out: PathLike, *,
     table = pd.DataFrame(rows, columns=METRIC_COLUMNS)
     write_text(out, format_table(table))
     return table
-
-
-def format_table(table: pd.DataFrame) -> str:
-    """TSV text with a fixed float format (byte-identical across runs)."""
-    return table.to_csv(sep="\t", index=False, float_format="%.10g",
-                        lineterminator="\n")
 
 
 # --------------------------------------------------------------------- batches
@@ -671,15 +668,6 @@ def select_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int],
               "records": records}
     write_json(out, result)
     return result
-
-
-def read_selections(path: PathLike) -> list[dict]:
-    """The per-fold records of a selection file (batch or single fold)."""
-    import json
-
-    with open(path, encoding="utf-8") as fh:
-        data = json.load(fh)
-    return data["records"] if "records" in data else [data]
 
 
 def _classify_one(dataset, split_file, fold, record, codes, classifier, params,

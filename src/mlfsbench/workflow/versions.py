@@ -1,18 +1,42 @@
 """Versions of the code a job's output depends on (reruns after code changes).
 
 Snakemake reruns a job when its parameters change, not when the Python
-package it calls does. Every rule therefore passes a ``code`` parameter: a
-short hash of the code of the package modules its output depends on — the
-estimator's module and the ``mlfsbench`` modules it imports, transitively, plus
-the stage's own modules. Editing ``estimators/selectors/jmi.py`` changes the
-version of the JMI selections only (and of what reads them); editing
-``evaluation/metrics.py`` changes the classify/evaluate jobs and the tables.
+package it calls does. Every rule therefore passes a ``code`` parameter
+(:func:`rule_version`): a short hash of its script and of the package code
+the script reaches, derived from the imports — no hand-kept table. Editing
+``estimators/selectors/jmi.py`` changes the version of the JMI selections only
+(and of what reads them); editing ``evaluation/metrics.py`` the classify jobs
+and the tables that compare metrics; editing ``report/claims.py`` the claims
+jobs; editing ``report/cd_diagram.py`` the ``stats`` jobs that draw it.
+
+What a script reaches (:func:`reached`) follows *names*, not whole modules:
+from the names the script imports, the definitions (functions, classes,
+module-level assignments) they use, through ``from ... import`` bindings and
+``module.name`` attributes, into other modules, transitively, imports inside
+functions included. A module counts when one of its own definitions is
+reached; a package ``__init__`` that only re-exports a name does not. So a
+module of many stages (the stages module: every stage's function) makes
+each job depend only on the modules its own function uses: the select jobs
+do not depend on the metrics, the claims jobs not on the CD diagram.
+
+The stop rules:
+
+- a name a module does not define or import (e.g. made at run time) counts
+  the whole module;
+- estimators reached *by registry name* are not followed (the registry
+  imports them at run time): a select, transform or classify job adds its
+  own estimator's module (:func:`estimator_module`), whole, so editing one
+  selector reruns that selector's jobs only; the claims jobs add the
+  selectors their ``artificial`` claims run (:func:`claims_estimators`);
+- :data:`NOT_OUTPUT` modules (job logging) write no output and count for no
+  job.
 
 The hash is of each module's code, not its text (:func:`source_digest`):
 comments, docstrings and layout do not count, so a documentation edit reruns
-nothing. Imports are read from the source (:mod:`ast`), not executed; a package's
-``__init__`` counts only when it is imported by name. Imports inside
-functions count too (the stages import some libraries on use).
+nothing. Imports are read from the source (:mod:`ast`), not executed.
+
+The ``download`` rule carries no version: its output is protected and
+identified by its checksum, not by the code that fetched it.
 """
 
 from __future__ import annotations
@@ -20,6 +44,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib.util
+import os
 from functools import cache
 from pathlib import Path
 
@@ -56,49 +81,6 @@ def _resolve(node: ast.ImportFrom, module: str, is_package: bool) -> str:
     base = parts if is_package else parts[:-1]
     base = base[:len(base) - (node.level - 1)]
     return ".".join(base + ([node.module] if node.module else []))
-
-
-@cache
-def imports(name: str) -> tuple[str, ...]:
-    """The package modules that module ``name`` imports (directly)."""
-    path = module_file(name)
-    if path is None:
-        return ()
-    tree = ast.parse(path.read_bytes(), filename=str(path))
-    is_package = path.name == "__init__.py"
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            candidates = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = _resolve(node, name, is_package)
-            # `from pkg import mod` imports the submodule pkg.mod when it is one
-            candidates = [base] + [f"{base}.{alias.name}" for alias in node.names]
-        else:
-            continue
-        for candidate in candidates:
-            if (candidate == PACKAGE or candidate.startswith(PACKAGE + ".")) and \
-                    module_file(candidate) is not None:
-                found.add(candidate)
-    found.discard(name)
-    return tuple(sorted(found))
-
-
-def closure(*names: str, stop=lambda name: False) -> list[str]:
-    """``names`` and every package module they import, transitively (sorted);
-    modules for which ``stop`` is true (other than ``names``) are left out,
-    and so are their imports."""
-    seen: set[str] = set()
-    todo = list(names)
-    while todo:
-        name = todo.pop()
-        if name in seen or module_file(name) is None:
-            continue
-        if name not in names and stop(name):
-            continue
-        seen.add(name)
-        todo.extend(imports(name))
-    return sorted(seen)
 
 
 def _without_docstrings(tree: ast.AST) -> ast.AST:
@@ -139,60 +121,197 @@ def _file_digest(name: str) -> str:
     return source_digest(path.read_bytes(), str(path))
 
 
-def code_version(*names: str, shallow: tuple[str, ...] = ()) -> str:
-    """12-hex hash of the source of ``names`` and their package imports, and
-    of the ``shallow`` modules alone (without their imports: e.g. the stages
-    module, whose other stages' imports do not concern every job)."""
-    h = hashlib.sha256()
-    for name in closure(*names) + sorted(set(shallow)):
-        if module_file(name) is None:
-            raise ValueError(f"code_version: no source for module {name!r}")
-        h.update(f"{name}\0{_file_digest(name)}\n".encode())
-    return h.hexdigest()[:12]
+#: Modules that write no job output (logging): followed by no version.
+NOT_OUTPUT = frozenset({"mlfsbench.workflow.logutil"})
 
 
-#: Modules whose source every stage's version includes (without their own
-#: imports): the stage functions, atomic I/O and the seeds.
-STAGE_MODULES = ("mlfsbench.workflow.stages", "mlfsbench.workflow.io",
-                 "mlfsbench.workflow.seeds")
-#: The transitive dependencies of each stage besides its estimator.
-STAGE_DEPENDENCIES = {
-    "prepare": ("mlfsbench.data.arff", "mlfsbench.data.dataset",
-                "mlfsbench.data.stats"),
-    "split": ("mlfsbench.data.split", "mlfsbench.data.dataset"),
-    "discretize": ("mlfsbench.estimators.discretizers.unsupervised",
-                   "mlfsbench.data.dataset"),
-    "transform": ("mlfsbench.data.dataset",),
-    "select": ("mlfsbench.data.dataset",),
-    "classify": ("mlfsbench.data.dataset", "mlfsbench.evaluation.metrics"),
-    "aggregate": ("mlfsbench.workflow.aggregate",),
-    "compare": ("mlfsbench.workflow.compare", "mlfsbench.evaluation.metrics",
-                "mlfsbench.evaluation.stats", "mlfsbench.evaluation.stability"),
-    # runtime and stability tables: selection records only
-    "selections": ("mlfsbench.evaluation.stability",),
-}
-#: Modules a stage's version includes without their imports (e.g. the
-#: runtime/stability functions live in compare.py beside the statistics,
-#: whose metric table they do not use).
-STAGE_SHALLOW = {"selections": ("mlfsbench.workflow.compare",)}
+def _in_package(name: str) -> bool:
+    return name == PACKAGE or name.startswith(PACKAGE + ".")
+
+
+class _Module:
+    """The top-level definitions and import bindings of one source file."""
+
+    def __init__(self, name: str, tree: ast.Module, is_package: bool,
+                 script: bool = False):
+        self.name = name
+        self.script = script
+        #: top-level name -> the statements defining it
+        self.defs: dict[str, list[ast.AST]] = {}
+        #: top-level name -> (module, attribute or None for the whole module)
+        self.bindings: dict[str, tuple[str, str | None]] = {}
+        #: top-level statements run on import that define no name
+        self.other: list[ast.AST] = []
+        self.is_package = is_package
+        self._scan(tree.body)
+
+    def _scan(self, body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef
+                          | ast.ClassDef):
+                self.defs.setdefault(node.name, []).append(node)
+            elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [
+                    node.target]
+                for target in targets:
+                    for leaf in ast.walk(target):
+                        if isinstance(leaf, ast.Name):
+                            self.defs.setdefault(leaf.id, []).append(node)
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                self.bindings.update(_bindings(node, self.name, self.is_package))
+            elif isinstance(node, ast.If | ast.Try):
+                if isinstance(node, ast.If):
+                    self.other.append(node.test)
+                for block in (node.body, node.orelse,
+                              getattr(node, "finalbody", []),
+                              *[h.body for h in getattr(node, "handlers", [])]):
+                    self._scan(block)
+            elif not (isinstance(node, ast.Expr)
+                      and isinstance(node.value, ast.Constant)):
+                self.other.append(node)
+
+
+def _bindings(node: ast.Import | ast.ImportFrom, module: str,
+              is_package: bool) -> dict[str, tuple[str, str | None]]:
+    """Names bound by an import statement -> (package module, attribute)."""
+    out: dict[str, tuple[str, str | None]] = {}
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            if _in_package(alias.name) and module_file(alias.name) is not None:
+                if alias.asname:
+                    out[alias.asname] = (alias.name, None)
+                else:  # `import mlfsbench.x.y` binds mlfsbench: the whole of x.y
+                    out[alias.name.split(".")[0]] = (alias.name, None)
+        return out
+    base = _resolve(node, module, is_package)
+    if not _in_package(base):
+        return out
+    for alias in node.names:
+        sub = f"{base}.{alias.name}"
+        if module_file(sub) is not None:
+            out[alias.asname or alias.name] = (sub, None)
+        elif alias.name != "*":
+            out[alias.asname or alias.name] = (base, alias.name)
+    return out
 
 
 @cache
-def stage_version(stage: str, *estimators: str) -> str:
-    """Version of one stage's code, with the modules of ``estimators``
-    (module names, e.g. the selector's, see :func:`estimator_module`).
+def _parsed(name: str) -> _Module | None:
+    path = module_file(name)
+    if path is None:
+        return None
+    tree = ast.parse(path.read_bytes(), filename=str(path))
+    return _Module(name, tree, path.name == "__init__.py")
 
-    Other workflow modules reached from ``aggregate``/``compare`` are left
-    out (they import the stages module for its table format only; the stages
-    module is in every version, see :data:`STAGE_MODULES`).
+
+def reached(*roots: tuple[str, str | None],
+            script: str | os.PathLike | None = None) -> list[str]:
+    """The package modules whose definitions ``roots`` reach (sorted).
+
+    A root is ``(module, name)``, or ``(module, None)`` for all of a module;
+    ``script``: a file outside the package (a Snakemake script), all of whose
+    code is a root. See the module docstring for the rules.
+
+    >>> "mlfsbench.evaluation.metrics" in reached(
+    ...     ("mlfsbench.workflow.stages", "classify_batch"))
+    True
+    >>> "mlfsbench.evaluation.metrics" in reached(
+    ...     ("mlfsbench.workflow.stages", "select_batch"))
+    False
     """
-    deep = STAGE_DEPENDENCIES[stage] + estimators
-    modules = closure(*deep, stop=lambda m: m.startswith("mlfsbench.workflow."))
+    counted: set[str] = set()
+    seen: set[tuple[str, str | None]] = set()
+    walked: set[int] = set()
+    todo: list[tuple[_Module, list[ast.AST]]] = []
+
+    def everything(info: _Module) -> list[ast.AST]:
+        return [n for nodes in info.defs.values() for n in nodes] + info.other
+
+    def reach(module: str, attr: str | None) -> None:
+        if (module, attr) in seen or module in NOT_OUTPUT:
+            return
+        seen.add((module, attr))
+        info = _parsed(module)
+        if info is None:
+            return
+        if attr is None:
+            counted.add(module)
+            todo.append((info, everything(info)))
+        elif attr in info.defs:
+            counted.add(module)
+            todo.append((info, info.defs[attr] + info.other))
+        elif attr in info.bindings:
+            reach(*info.bindings[attr])
+        elif module_file(f"{module}.{attr}") is not None:
+            reach(f"{module}.{attr}", None)
+        else:  # not defined in the source (made at run time): all of it
+            reach(module, None)
+
+    def use(info: _Module, name: str, attr: str | None) -> None:
+        if name in info.defs:
+            if info.script:  # a script's own function: walk it
+                todo.append((info, info.defs[name]))
+            else:
+                reach(info.name, name)
+        elif name in info.bindings:
+            module, sub = info.bindings[name]
+            reach(module, attr if sub is None else sub)
+
+    if script is not None:
+        path = Path(script)
+        info = _Module(path.name, ast.parse(path.read_bytes(), filename=str(path)),
+                       is_package=False, script=True)
+        todo.append((info, everything(info)))
+    for root in roots:
+        reach(*root)
+    while todo:
+        info, nodes = todo.pop()
+        for node in nodes:
+            if id(node) in walked:
+                continue
+            walked.add(id(node))
+            bases: set[int] = set()  # names used as `module.attribute`
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Import | ast.ImportFrom):
+                    for target in _bindings(sub, info.name,
+                                            info.is_package).values():
+                        reach(*target)
+                elif isinstance(sub, ast.Attribute) and isinstance(sub.value,
+                                                                   ast.Name):
+                    bases.add(id(sub.value))
+                    use(info, sub.value.id, sub.attr)
+                elif isinstance(sub, ast.Name) and id(sub) not in bases:
+                    use(info, sub.id, None)
+    return sorted(counted)
+
+
+@cache
+def rule_version(script: str | os.PathLike, *estimators: str) -> str:
+    """12-hex version of a rule's code: its ``script`` (a Snakemake script)
+    and the package code it reaches (:func:`reached`), with the modules of
+    ``estimators`` (module names, whole: e.g. the job's selector, see
+    :func:`estimator_module`).
+
+    Comments, docstrings and layout do not count (:func:`source_digest`).
+    """
+    script = Path(script)
+    modules = reached(*((m, None) for m in estimators), script=script)
     h = hashlib.sha256()
-    shallow = STAGE_MODULES + STAGE_SHALLOW.get(stage, ())
-    for name in sorted(set(modules)) + sorted(shallow):
+    h.update(f"script\0{source_digest(script.read_bytes(), str(script))}\n".encode())
+    for name in modules:
         h.update(f"{name}\0{_file_digest(name)}\n".encode())
     return h.hexdigest()[:12]
+
+
+def claims_estimators(claims_path: str | os.PathLike) -> tuple[str, ...]:
+    """Modules of the selectors a claims file's ``artificial`` claims run."""
+    import yaml
+
+    with open(claims_path, encoding="utf-8") as fh:
+        data = yaml.safe_load(fh) or {}
+    names = {c["quantity"]["method"] for c in data.get("claims", [])
+             if c.get("rule") == "artificial"}
+    return tuple(sorted({estimator_module("selector", n) for n in names}))
 
 
 def estimator_module(kind: str, name: str) -> str:

@@ -1,4 +1,4 @@
-"""Atomic file output.
+"""The ground floor: file formats and atomic output, shared by every layer.
 
 Every stage writes its outputs through :func:`atomic_path`: the content goes to
 a temporary file in the destination directory and is renamed over the final
@@ -9,6 +9,12 @@ output behind.
 mode an ordinary ``open`` would (``0666`` less the process umask, so 0644 by
 default) before the rename, and folders are created with ``mkdir``'s umask
 mode, so colleagues sharing a file system can read the results.
+
+Beside the writers, the names every layer shares: the columns of a metric
+table (:data:`METRIC_COLUMNS`), the name of the all-features baseline
+(:data:`BASELINE`), the TSV format of every table (:func:`format_table`) and
+the reader of selection files (:func:`read_selections`). This module imports
+no other module of the package.
 """
 
 from __future__ import annotations
@@ -19,9 +25,20 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:  # pandas is imported by the callers that write tables
+    import pandas as pd
+
+#: Columns of a metric table (a classify job's file, an experiment's
+#: ``metrics.tsv``), in order.
+METRIC_COLUMNS = ["dataset", "split", "fold", "selector", "classifier",
+                  "n_features", "metric", "value"]
+#: The name of the all-features baseline in the tables, the statistics and
+#: the claims (and the prefix of its cache ids).
+BASELINE = "all-features"
 
 
 def _umask() -> int:
@@ -93,3 +110,16 @@ def save_npz(path: str | os.PathLike, **arrays: Any) -> None:
     with atomic_path(path) as tmp:
         with open(tmp, "wb") as fh:
             np.savez_compressed(fh, **arrays)
+
+
+def format_table(table: pd.DataFrame) -> str:
+    """TSV text with a fixed float format (byte-identical across runs)."""
+    return table.to_csv(sep="\t", index=False, float_format="%.10g",
+                        lineterminator="\n")
+
+
+def read_selections(path: str | os.PathLike) -> list[dict]:
+    """The per-fold records of a selection file (batch or single fold)."""
+    with open(path, encoding="utf-8") as fh:
+        data = json.load(fh)
+    return data["records"] if "records" in data else [data]

@@ -1,7 +1,7 @@
 """A paper's checkable claims, evaluated on the run's own results.
 
 A *claims file* (``config/papers/<study>.claims.yaml``, schema
-``mlfsbench/evaluation/schemas/claims.schema.yaml``, package data) lists what
+``mlfsbench/report/schemas/claims.schema.yaml``, package data) lists what
 a paper states that its experiment can check: where it is stated, the
 quantity, the paper's value or ordering and a rule. :func:`evaluate_claims`
 reads an experiment's result tables (``tables/summary.tsv``,
@@ -57,7 +57,8 @@ The rules (``rule:`` of a claim):
     (``tables/runtime.tsv``).
 ``artificial``
     the selection on a generated problem (Doquire & Verleysen 2013, Sec.
-    5.1; :mod:`mlfsbench.data.artificial`) over ``repeats`` draws: ``check``
+    5.1; :mod:`mlfsbench.data.artificial`, run by
+    :mod:`mlfsbench.report.artificial`) over ``repeats`` draws: ``check``
     ``first`` (the first selected feature is in ``features``), ``top``
     (the first ``k`` features each come from a different group of
     ``groups``), ``first_set`` (the first ``k`` features are ``features`` in
@@ -81,14 +82,17 @@ import numpy as np
 import pandas as pd
 import yaml
 
-CLAIMS_SCHEMA = files("mlfsbench.evaluation") / "schemas" / "claims.schema.yaml"
+from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
+from mlfsbench.io import BASELINE, format_table, write_text
+from mlfsbench.workflow.config import entry_params, method_id, method_names
+
+CLAIMS_SCHEMA = files("mlfsbench.report") / "schemas" / "claims.schema.yaml"
 """The JSON schema of a claims file (package data)."""
 
 REPRODUCED = "reproduced"
 NOT_REPRODUCED = "not reproduced"
 NOT_CHECKABLE = "not checkable here"
 VERDICTS = (REPRODUCED, NOT_REPRODUCED, NOT_CHECKABLE)
-BASELINE = "all-features"
 COLUMNS = ["claim", "statement", "source", "paper", "ours", "verdict", "note"]
 
 PathLike = str | os.PathLike
@@ -177,7 +181,7 @@ class Results:
                     alpha: float = 0.05) -> dict[str, Any]:
         """The statistics of ``metric`` recomputed with ``methods`` only (a
         paper's figure comparing a subset of the experiment's methods)."""
-        from mlfsbench.workflow.compare import compare
+        from mlfsbench.report.compare import compare
 
         ids = {self.method(m) for m in methods}
         s = self.summary
@@ -304,8 +308,6 @@ class Results:
 
 
 def _greater(metric: str) -> bool:
-    from mlfsbench.workflow.compare import GREATER_IS_BETTER
-
     try:
         return GREATER_IS_BETTER[metric]
     except KeyError:
@@ -564,7 +566,7 @@ def _rule_fastest(claim, results):
 
 
 def _rule_artificial(claim, results):
-    from mlfsbench.data.artificial import run_problem
+    from mlfsbench.report.artificial import run_problem
 
     q = claim["quantity"]
     rankings, scores = run_problem(q["problem"], q["method"], q.get("params", {}),
@@ -650,27 +652,16 @@ def evaluate_claims(data: Mapping[str, Any], experiment: str,
 def method_aliases(entries: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     """Claim names of configured selectors -> their identifiers.
 
-    The identifier, the ``label`` and the registry ``name`` (when only one
-    entry has it) all name an entry.
+    Every name :func:`mlfsbench.workflow.config.method_names` gives an entry
+    (its label, the registry ``name`` when only one entry has it, the
+    identifier) names it.
     """
-    from mlfsbench.workflow.config import method_id
-
-    names = [e["name"] for e in entries]
-    out: dict[str, str] = {}
-    for e in entries:
-        ident = method_id(e)
-        if names.count(e["name"]) == 1:
-            out[e["name"]] = ident
-        if e.get("label"):
-            out[e["label"]] = ident
-        out[ident] = ident
-    return out
+    return {name: ident for ident, names in method_names(list(entries)).items()
+            for name in names}
 
 
 def results_for(root: PathLike, experiment_config: Mapping[str, Any]) -> Results:
     """:class:`Results` of one experiment directory with its config's names."""
-    from mlfsbench.workflow.config import entry_params, method_id
-
     entries = experiment_config.get("selectors", [])
     params = {method_id(e): (lambda d, e=e: entry_params(e, d)) for e in entries}
     return Results(root, datasets=experiment_config.get("datasets"),
@@ -683,9 +674,6 @@ def write_claims(claims_path: PathLike, experiment: str,
                  experiment_config: Mapping[str, Any], root: PathLike,
                  out: PathLike, html_out: PathLike | None = None) -> pd.DataFrame:
     """The ``claims`` rule: evaluate and write ``claims.tsv`` (and its HTML)."""
-    from mlfsbench.workflow.io import write_text
-    from mlfsbench.workflow.stages import format_table
-
     data = load_claims(claims_path)
     table = evaluate_claims(data, experiment, results_for(root, experiment_config))
     write_text(out, format_table(table))

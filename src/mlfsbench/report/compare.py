@@ -1,13 +1,15 @@
-"""The workflow's comparison stage: statistical tests, runtimes and stability.
+"""The statistical comparison of an experiment's methods (tables and figure).
 
-Functions of the aggregated results of one experiment (``summary.tsv``, the
-selection records of every fold) that the ``stats``, ``runtime`` and
-``stability`` rules call. The tests themselves live in :mod:`mlfsbench.evaluation.stats`
-and :mod:`mlfsbench.evaluation.stability`.
+Functions of the aggregated results of one experiment (``summary.tsv``) that
+the ``stats`` and ``ranks`` rules call. The tests themselves live in
+:mod:`mlfsbench.evaluation.stats`, the diagram in
+:mod:`mlfsbench.report.cd_diagram`; runtimes and stability in
+:mod:`mlfsbench.report.selections`.
 
 A *method* in the statistical comparison is one configured selector (joined
 with the classifier's identifier when an experiment has several
-classifiers); the all-features baseline enters as ``all-features``. The score
+classifiers, :func:`mlfsbench.report.names.method_key`); the all-features
+baseline enters as ``all-features``. The score
 of a method on a dataset is its mean over folds, either at one feature count
 or averaged over the integer feature counts of the grid (``"mean"``; the
 "rank score averaged over K" of Sechidis et al. 2019, Table 2, averages ranks
@@ -28,32 +30,16 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
-from mlfsbench.evaluation.stability import stability, top_k_matrix
-from mlfsbench.evaluation.stats import (
-    compare_methods,
-    critical_difference_diagram,
-    round_table,
-)
-from mlfsbench.workflow.aggregate import write_html_table
-from mlfsbench.workflow.io import atomic_path, write_json, write_text
-from mlfsbench.workflow.stages import format_table
+from mlfsbench.evaluation.stats import compare_methods, round_table
+from mlfsbench.io import BASELINE, format_table, write_json, write_text
+from mlfsbench.report.cd_diagram import critical_difference_diagram
+from mlfsbench.report.names import display_name, method_key
+from mlfsbench.report.render import message_figure, save_figure, write_html_table
 
 PathLike = str | os.PathLike
-BASELINE = "all-features"
-
-
-def _method_names(summary: pd.DataFrame, selector=None) -> pd.Series:
-    """Method label of each row: the selector (or ``selector``), joined with
-    the classifier when the table has several classifiers."""
-    names = summary["selector"] if selector is None else pd.Series(
-        selector, index=summary.index)
-    if summary["classifier"].nunique() > 1:
-        return names + "|" + summary["classifier"]
-    return names
 
 
 def method_table(summary: pd.DataFrame, metric: str, n_features: int | str = "mean",
@@ -75,10 +61,10 @@ def method_table(summary: pd.DataFrame, metric: str, n_features: int | str = "me
     data = summary[summary["metric"] == metric].copy()
     if data.empty:
         raise ValueError(f"no results for metric {metric!r}")
-    data["method"] = _method_names(data)
+    data["method"] = method_key(data)
     data["n_features"] = data["n_features"].astype(str)
     base = data[data["n_features"] == "all"].copy()
-    base["method"] = _method_names(base, BASELINE)
+    base["method"] = method_key(base, BASELINE)
     sized = data[data["n_features"] != "all"]
     if n_features == "mean":
         sized = sized[sized["n_features"] != "selected"]
@@ -105,7 +91,7 @@ def mean_rank_table(summary: pd.DataFrame, metric: str,
     data = summary[(summary["metric"] == metric)
                    & ~summary["n_features"].astype(str).isin(["all", "selected"])
                    ].copy()
-    data["method"] = _method_names(data)
+    data["method"] = method_key(data)
     if decimals is not None:
         data["mean"] = round_table(data["mean"].to_numpy(), decimals)
     ascending = not GREATER_IS_BETTER[metric]
@@ -179,14 +165,15 @@ def write_comparison(summary_path: PathLike, metric: str, json_out: PathLike,
     """The ``stats`` rule: one metric's comparison as JSON and its CD diagram.
 
     The JSON keeps the method identifiers; the diagram shows ``labels``
-    (identifier -> readable name, see :func:`display_name`).
+    (identifier -> readable name, see
+    :func:`mlfsbench.report.names.display_name`).
     """
     summary = pd.read_csv(summary_path, sep="\t", dtype={"n_features": str})
     result = compare(summary, metric, n_features=n_features, control=control,
                      alpha=alpha, round=round)
     write_json(json_out, result)
     if "skipped" in result:
-        fig = _message_figure(f"{metric}: {result['skipped']}")
+        fig = message_figure(f"{metric}: {result['skipped']}")
     else:
         use_control = result["bonferroni_dunn"]["control"]
         cd = result["bonferroni_dunn" if use_control else "nemenyi"]["cd"]
@@ -201,36 +188,8 @@ def write_comparison(summary_path: PathLike, metric: str, json_out: PathLike,
             textspace=textspace, width=3.5 + 2 * textspace,
             title=f"{metric} ({'Bonferroni-Dunn' if use_control else 'Nemenyi'}, "
                   f"CD = {cd:.3f})")
-    _save(fig, png_out)
+    save_figure(fig, png_out)
     return result
-
-
-def display_name(method: str, labels: dict[str, str] | None) -> str:
-    """Readable name of a method of the comparison (``selector`` or
-    ``selector|classifier``; ``all-features`` stays).
-
-    >>> display_name("mim-br-68632db6|brknn-b-45cea770",
-    ...              {"mim-br-68632db6": "MIM-BR", "brknn-b-45cea770": "BRkNN-b"})
-    'MIM-BR / BRkNN-b'
-    """
-    labels = labels or {}
-    return " / ".join(labels.get(part, part) for part in method.split("|"))
-
-
-def _message_figure(text: str):
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(6, 1.2))
-    fig.text(0.5, 0.5, text, ha="center", va="center", wrap=True)
-    return fig
-
-
-def _save(fig, path: PathLike) -> None:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    FigureCanvasAgg(fig)
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, dpi=120, metadata={"Software": None})
 
 
 def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
@@ -272,95 +231,3 @@ def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
             if c.startswith("rank:")})
         write_html_table(shown, html_out, "Average ranks and tests per metric")
     return table
-
-
-def _selections(paths: Sequence[PathLike],
-                labels: Sequence[dict[str, Any]] | None = None) -> pd.DataFrame:
-    """Selection records with their dataset/split/fold/selector keys.
-
-    The records carry their keys; ``labels``, aligned with ``paths``,
-    renames the split and selector to an experiment's names.
-    """
-    from mlfsbench.workflow.stages import read_selections
-
-    if labels is not None and len(labels) != len(paths):
-        raise ValueError(f"{len(paths)} selection files but {len(labels)} labels")
-    rows = []
-    for i, path in enumerate(paths):
-        names = {} if labels is None else labels[i]
-        for rec in read_selections(path):
-            rows.append({"dataset": rec["dataset"],
-                         "split": names.get("split", rec["split"]),
-                         "fold": int(rec["fold"]),
-                         "selector": names.get("selector", rec["selector"]),
-                         "seconds": float(rec["seconds"]),
-                         "ranking": rec["ranking"]})
-    if not rows:
-        raise ValueError("no selection records")
-    return pd.DataFrame(rows)
-
-
-def runtime_table(paths: Sequence[PathLike], out: PathLike, *,
-                  labels: Sequence[dict[str, Any]] | None = None) -> pd.DataFrame:
-    """Seconds of each selector's ``fit`` per dataset (mean, std, folds).
-
-    The time is measured around ``fit`` alone (reading files and starting
-    Python are excluded; the rule's ``benchmark:`` file has the job's total).
-    """
-    sel = _selections(paths, labels)
-    table = (sel.groupby(["dataset", "selector"], sort=True)["seconds"]
-             .agg(mean="mean", std="std", folds="count").reset_index())
-    write_text(out, format_table(table))
-    return table
-
-
-def stability_table(paths: Sequence[PathLike], grid: Sequence[int | str],
-                    out: PathLike, *,
-                    labels: Sequence[dict[str, Any]] | None = None) -> pd.DataFrame:
-    """Nogueira et al. (2018) stability of the top-K subsets across folds.
-
-    One row per dataset, split, selector and integer K of the grid (``all``,
-    ``selected`` and K not below the number of features are skipped: every
-    fold selects the same set there, or the size varies).
-    """
-    sel = _selections(paths, labels)
-    rows = []
-    for (dataset, split, selector), g in sel.groupby(["dataset", "split",
-                                                      "selector"], sort=True):
-        g = g.sort_values("fold")
-        rankings = np.array(g["ranking"].tolist())
-        n = rankings.shape[1]
-        for k in grid:
-            if k in ("all", "selected") or int(k) >= n or len(g) < 2:
-                continue
-            res = stability(top_k_matrix(rankings, int(k), n))
-            rows.append({"dataset": dataset, "split": split, "selector": selector,
-                         "n_features": int(k), "stability": res.stability,
-                         "ci_low": res.ci_low, "ci_high": res.ci_high,
-                         "folds": len(g)})
-    table = pd.DataFrame(rows, columns=["dataset", "split", "selector", "n_features",
-                                        "stability", "ci_low", "ci_high", "folds"])
-    write_text(out, format_table(table))
-    return table
-
-
-def stability_plot(table: pd.DataFrame, png: PathLike,
-                   labels: dict[str, str] | None = None) -> None:
-    """Stability against K, one panel per dataset, one line per selector
-    (named by ``labels``, identifier -> readable name)."""
-    from matplotlib.figure import Figure
-
-    datasets = sorted(table["dataset"].unique()) or ["(no data)"]
-    fig = Figure(figsize=(4 * len(datasets), 3), layout="constrained")
-    axes = fig.subplots(1, len(datasets), squeeze=False)[0]
-    for ax, dataset in zip(axes, datasets, strict=True):
-        for (split, sel), g in table[table["dataset"] == dataset].groupby(
-                ["split", "selector"], sort=True):
-            ax.plot(g["n_features"], g["stability"], marker=".",
-                    label=f"{display_name(sel, labels)} ({split})")
-        ax.set_title(dataset)
-        ax.set_xlabel("number of features")
-        ax.set_ylabel("stability (Nogueira et al. 2018)")
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize="small")
-    _save(fig, png)

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mlfsbench.workflow.io import atomic_path, write_text
-from mlfsbench.workflow.stages import METRIC_COLUMNS, format_table
+from mlfsbench.io import METRIC_COLUMNS, atomic_path, format_table, write_text
+from mlfsbench.report.render import write_html_table
 
 PathLike = str | os.PathLike
 
@@ -76,17 +76,6 @@ def write_tables(paths: Sequence[PathLike], metrics_out: PathLike,
     write_text(metrics_out, format_table(table))
     write_text(summary_out, format_table(summarize(table)))
     return table
-
-
-def write_html_table(table: pd.DataFrame, out: PathLike, title: str) -> None:
-    """A small standalone HTML page holding ``table`` (for the HTML report)."""
-    body = table.to_html(index=False, float_format=lambda v: f"{v:.4g}",
-                         border=0, classes="mlfs-table")
-    style = ("body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}"
-             "td,th{padding:2px 8px;border-bottom:1px solid #ccc;text-align:right}")
-    write_text(out, f"<!DOCTYPE html><html><head><meta charset='utf-8'>"
-                    f"<title>{title}</title><style>{style}</style></head>"
-                    f"<body><h3>{title}</h3>{body}</body></html>\n")
 
 
 def datasets_table(stats_paths: Sequence[PathLike], out: PathLike,

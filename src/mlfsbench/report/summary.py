@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mlfsbench.workflow.io import atomic_path, write_text
+from mlfsbench.io import atomic_path, write_text
+from mlfsbench.report.names import display_name, method_key
 
 PathLike = str | os.PathLike
 
@@ -135,21 +136,18 @@ def headline_plot(summary: pd.DataFrame, metric: str, png: PathLike,
     """
     from matplotlib.figure import Figure
 
-    from mlfsbench.workflow.compare import display_name
-
     data = summary[summary["metric"] == metric]
     datasets = sorted(data["dataset"].unique()) or ["(no data)"]
     ncols = min(len(datasets), 4)
     nrows = int(np.ceil(len(datasets) / ncols))
     fig = Figure(figsize=(4 * ncols, 3 * nrows + 0.8), layout="constrained")
     axes = fig.subplots(nrows, ncols, squeeze=False).flat
-    several = data["classifier"].nunique() > 1
+    keys = method_key(data)  # with the classifier when there are several
     for ax, dataset in zip(axes, datasets, strict=False):
         d = data[data["dataset"] == dataset]
-        for i, ((sel, clf), g) in enumerate(d.groupby(["selector", "classifier"],
-                                                      sort=True)):
+        for i, (_, g) in enumerate(d.groupby(["selector", "classifier"], sort=True)):
             colour = f"C{i % 10}"
-            name = display_name(f"{sel}|{clf}" if several else sel, dict(labels or {}))
+            name = display_name(keys[g.index[0]], labels)
             num = g[g["n_features"].astype(str).str.isdigit()].copy()
             num["k"] = num["n_features"].astype(int)
             num = num.groupby("k")[["mean", "std"]].mean().sort_index()

@@ -1,0 +1,22 @@
+"""The report layer: what turns results into tables, figures, verdicts and HTML.
+
+The top of the package (:mod:`mlfsbench`'s layers): it reads the files the
+workflow's stages write and imports every layer below it; nothing below
+imports it.
+
+- :mod:`~mlfsbench.report.aggregate` -- the metric and summary tables of an
+  experiment, the datasets and transformations tables, the per-dataset plots.
+- :mod:`~mlfsbench.report.compare` -- the statistical comparison
+  (``stats/<metric>.json``, ``ranks.tsv``); :mod:`~mlfsbench.report.cd_diagram`
+  -- its critical-difference diagram.
+- :mod:`~mlfsbench.report.selections` -- runtimes and stability of the
+  selections.
+- :mod:`~mlfsbench.report.claims` -- the paper's claims and their verdicts;
+  :mod:`~mlfsbench.report.artificial` -- selectors on the generated problems
+  of the ``artificial`` claims.
+- :mod:`~mlfsbench.report.summary` -- the report's first page and the
+  headline figures.
+- :mod:`~mlfsbench.report.names` -- method keys and display names;
+  :mod:`~mlfsbench.report.render` -- HTML tables and figures written
+  atomically.
+"""

@@ -1,0 +1,112 @@
+"""Runtimes and stability of an experiment's selectors (tables and figure).
+
+Functions of the selection records of every fold that the ``runtime`` and
+``stability`` rules call; the stability measure lives in
+:mod:`mlfsbench.evaluation.stability`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mlfsbench.evaluation.stability import stability, top_k_matrix
+from mlfsbench.io import format_table, read_selections, write_text
+from mlfsbench.report.names import display_name
+from mlfsbench.report.render import save_figure
+
+PathLike = str | os.PathLike
+
+
+def _selections(paths: Sequence[PathLike],
+                labels: Sequence[dict[str, Any]] | None = None) -> pd.DataFrame:
+    """Selection records with their dataset/split/fold/selector keys.
+
+    The records carry their keys; ``labels``, aligned with ``paths``,
+    renames the split and selector to an experiment's names.
+    """
+    if labels is not None and len(labels) != len(paths):
+        raise ValueError(f"{len(paths)} selection files but {len(labels)} labels")
+    rows = []
+    for i, path in enumerate(paths):
+        names = {} if labels is None else labels[i]
+        for rec in read_selections(path):
+            rows.append({"dataset": rec["dataset"],
+                         "split": names.get("split", rec["split"]),
+                         "fold": int(rec["fold"]),
+                         "selector": names.get("selector", rec["selector"]),
+                         "seconds": float(rec["seconds"]),
+                         "ranking": rec["ranking"]})
+    if not rows:
+        raise ValueError("no selection records")
+    return pd.DataFrame(rows)
+
+
+def runtime_table(paths: Sequence[PathLike], out: PathLike, *,
+                  labels: Sequence[dict[str, Any]] | None = None) -> pd.DataFrame:
+    """Seconds of each selector's ``fit`` per dataset (mean, std, folds).
+
+    The time is measured around ``fit`` alone (reading files and starting
+    Python are excluded; the rule's ``benchmark:`` file has the job's total).
+    """
+    sel = _selections(paths, labels)
+    table = (sel.groupby(["dataset", "selector"], sort=True)["seconds"]
+             .agg(mean="mean", std="std", folds="count").reset_index())
+    write_text(out, format_table(table))
+    return table
+
+
+def stability_table(paths: Sequence[PathLike], grid: Sequence[int | str],
+                    out: PathLike, *,
+                    labels: Sequence[dict[str, Any]] | None = None) -> pd.DataFrame:
+    """Nogueira et al. (2018) stability of the top-K subsets across folds.
+
+    One row per dataset, split, selector and integer K of the grid (``all``,
+    ``selected`` and K not below the number of features are skipped: every
+    fold selects the same set there, or the size varies).
+    """
+    sel = _selections(paths, labels)
+    rows = []
+    for (dataset, split, selector), g in sel.groupby(["dataset", "split",
+                                                      "selector"], sort=True):
+        g = g.sort_values("fold")
+        rankings = np.array(g["ranking"].tolist())
+        n = rankings.shape[1]
+        for k in grid:
+            if k in ("all", "selected") or int(k) >= n or len(g) < 2:
+                continue
+            res = stability(top_k_matrix(rankings, int(k), n))
+            rows.append({"dataset": dataset, "split": split, "selector": selector,
+                         "n_features": int(k), "stability": res.stability,
+                         "ci_low": res.ci_low, "ci_high": res.ci_high,
+                         "folds": len(g)})
+    table = pd.DataFrame(rows, columns=["dataset", "split", "selector", "n_features",
+                                        "stability", "ci_low", "ci_high", "folds"])
+    write_text(out, format_table(table))
+    return table
+
+
+def stability_plot(table: pd.DataFrame, png: PathLike,
+                   labels: dict[str, str] | None = None) -> None:
+    """Stability against K, one panel per dataset, one line per selector
+    (named by ``labels``, identifier -> readable name)."""
+    from matplotlib.figure import Figure
+
+    datasets = sorted(table["dataset"].unique()) or ["(no data)"]
+    fig = Figure(figsize=(4 * len(datasets), 3), layout="constrained")
+    axes = fig.subplots(1, len(datasets), squeeze=False)[0]
+    for ax, dataset in zip(axes, datasets, strict=True):
+        for (split, sel), g in table[table["dataset"] == dataset].groupby(
+                ["split", "selector"], sort=True):
+            ax.plot(g["n_features"], g["stability"], marker=".",
+                    label=f"{display_name(sel, labels)} ({split})")
+        ax.set_title(dataset)
+        ax.set_xlabel("number of features")
+        ax.set_ylabel("stability (Nogueira et al. 2018)")
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize="small")
+    save_figure(fig, png)

@@ -1,0 +1,112 @@
+"""The code version of every rule, derived from what its script imports.
+
+The Snakemake dry runs that show which jobs an edit reruns are in
+tests/test_workflow.py (``test_code_edits_rerun_the_jobs_that_depend_on_them``);
+these tests check the derivation itself.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from mlfsbench.workflow.versions import (
+    claims_estimators,
+    estimator_module,
+    reached,
+    rule_version,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+SCRIPTS = REPO / "scripts"
+JMI = "mlfsbench.estimators.selectors.jmi"
+MIM = "mlfsbench.estimators.selectors.mim"
+
+
+def of_script(name: str) -> list[str]:
+    return reached(script=SCRIPTS / name)
+
+
+def test_an_estimator_reaches_what_it_imports_only():
+    modules = reached((JMI, None))
+    assert JMI in modules
+    assert "mlfsbench.estimators.information.entropy" in modules
+    assert "mlfsbench.evaluation.metrics" not in modules
+    assert MIM not in modules
+    assert rule_version(str(SCRIPTS / "select.py"), JMI) != \
+        rule_version(str(SCRIPTS / "select.py"), MIM)
+
+
+def test_each_stage_follows_the_names_its_function_uses():
+    # one stages module, but only the classify jobs use the metrics
+    assert "mlfsbench.evaluation.metrics" in of_script("classify.py")
+    for script in ("select.py", "split.py", "prepare.py", "discretize.py"):
+        assert "mlfsbench.evaluation.metrics" not in of_script(script), script
+    assert "mlfsbench.data.split" in of_script("split.py")
+    assert "mlfsbench.data.split" not in of_script("select.py")
+    # selectors are reached by registry name: the job adds its own
+    select = of_script("select.py")
+    assert not [m for m in select if m.startswith("mlfsbench.estimators.selectors.")
+                and not m.endswith("._base")]
+    # logging writes no output
+    assert not [s for s in SCRIPTS.glob("*.py")
+                if "mlfsbench.workflow.logutil" in of_script(s.name)]
+
+
+def test_the_cd_diagram_concerns_the_stats_rule_only():
+    drawing = [s.name for s in sorted(SCRIPTS.glob("*.py"))
+               if "mlfsbench.report.cd_diagram" in of_script(s.name)]
+    assert drawing == ["stats.py"]
+    claims = of_script("claims.py")
+    assert "mlfsbench.report.claims" in claims
+    assert "mlfsbench.report.compare" in claims  # stats among a subset
+    users = [s.name for s in sorted(SCRIPTS.glob("*.py"))
+             if "mlfsbench.report.claims" in of_script(s.name)]
+    assert users == ["claims.py"]
+
+
+def test_a_script_reaches_only_the_modules_it_names(tmp_path):
+    script = tmp_path / "adapter.py"
+    script.write_text("from mlfsbench.report.names import display_name\n"
+                      "print(display_name('a', None))\n")
+    assert reached(script=script) == ["mlfsbench.report.names"]
+    # a name used through `module.attribute` reaches that definition only
+    script.write_text("from mlfsbench import io\nio.format_table\n")
+    assert reached(script=script) == ["mlfsbench.io"]
+    script.write_text("import mlfsbench.data.split as s\ns.n_folds\n")
+    assert reached(script=script) == ["mlfsbench.data.split"]
+    before = rule_version(str(script))
+    script.write_text("import mlfsbench.data.split as s\n# a comment\ns.n_folds\n")
+    rule_version.cache_clear()
+    assert rule_version(str(script)) == before
+    script.write_text("import mlfsbench.data.split as s\ns.n_folds()\n")
+    rule_version.cache_clear()
+    assert rule_version(str(script)) != before
+
+
+def test_claims_jobs_add_the_selectors_of_their_artificial_claims():
+    modules = claims_estimators(REPO / "config/papers/doquire2013.claims.yaml")
+    assert modules == (estimator_module("selector", "chi2-lp"),
+                       estimator_module("selector", "knnmi-forward"))
+    assert claims_estimators(REPO / "config/smoke.claims.yaml") == ()
+
+
+RULE = re.compile(r"^rule (\w+):\n(.*?)(?=^rule |\Z)", re.M | re.S)
+
+
+@pytest.mark.parametrize("smk", sorted((REPO / "rules").glob("*.smk")),
+                         ids=lambda p: p.name)
+def test_every_rule_versions_the_script_it_runs(smk):
+    """Each rule's ``code=`` names its own script (download excepted: its
+    output is protected and identified by its checksum)."""
+    for name, body in RULE.findall(smk.read_text()):
+        script = re.search(r'script:\s*"\.\./scripts/(\w+\.py)"', body)
+        assert script, name
+        code = re.search(r'code=code\("(\w+\.py)"', body)
+        if name == "download":
+            assert code is None
+            continue
+        assert code, f"rule {name} passes no code="
+        assert code[1] == script[1], name
