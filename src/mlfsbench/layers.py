@@ -3,8 +3,9 @@
 :data:`LAYERS` is the one place the order is written: a module may import
 modules of its own layer and of the layers before it, never of a later one
 (imports inside functions included). A module's layer is its first name
-under ``mlfsbench``: :mod:`mlfsbench.io` (with this module and the package's
-``__init__``) is the ground floor, :mod:`mlfsbench.cli` the top. The
+under ``mlfsbench``: :mod:`mlfsbench.io` (with :mod:`mlfsbench.yamlfile`, the
+strict YAML reader, this module and the package's ``__init__``) is the ground
+floor, :mod:`mlfsbench.cli` the top. The
 repository's Snakemake scripts, rules and benchmarks sit above the package
 (:data:`TOP`): they may import any layer.
 
@@ -34,7 +35,7 @@ PACKAGE = "mlfsbench"
 LAYERS = ("io", "data", "estimators", "evaluation", "workflow", "report", "cli")
 #: Code outside the package (scripts, rules, benchmarks): above every layer.
 TOP = "top"
-_GROUND = {"", "io", "layers"}  # the package root, io and this module
+_GROUND = {"", "io", "yamlfile", "layers"}  # the root, io, YAML files, this module
 _ROOT = Path(__file__).resolve().parent
 
 
