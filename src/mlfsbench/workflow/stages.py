@@ -44,6 +44,7 @@ import sys
 import time
 import warnings
 from collections.abc import Sequence
+from numbers import Integral, Real
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -319,9 +320,32 @@ def select(dataset: PathLike, split_file: PathLike, fold: int, out: PathLike, *,
     return result
 
 
+def _plain(value):
+    """A fitted attribute as JSON: numpy scalars and arrays, tuples to
+    numbers and lists; NaN and infinities to ``None``.
+
+    >>> _plain([(5, np.int64(4)), np.array([0.5, -np.inf])])
+    [[5, 4], [0.5, None]]
+    """
+    if isinstance(value, np.ndarray | list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, Integral):
+        return int(value)
+    if isinstance(value, Real):
+        return float(value) if np.isfinite(value) else None
+    return value
+
+
 def selection_record(selector, feature_names: Sequence[str], method: str,
                      params: dict[str, Any] | None, seconds: float) -> dict:
     """The JSON record of a fitted selector.
+
+    The fitted attributes a selector lists in ``record_attributes`` (e.g.
+    the kNN-MI selectors' automatic pruning parameter ``p_``) are
+    ``"fitted": {name: value}`` (numbers and lists; a non-finite number is
+    ``null``).
 
     A selector with one feature ranking per label granule (attributes
     ``granules_`` and ``granule_rankings_``, e.g. ``granular-mrmr``) also gets
@@ -339,6 +363,11 @@ def selection_record(selector, feature_names: Sequence[str], method: str,
         "scores": scores,
         "seconds": seconds,
     }
+    fitted = {name: _plain(getattr(selector, name))
+              for name in getattr(selector, "record_attributes", ())
+              if hasattr(selector, name)}
+    if fitted:
+        record["fitted"] = fitted
     if hasattr(selector, "granule_rankings_"):
         record["granules"] = [
             {"labels": [int(j) for j in labels],
