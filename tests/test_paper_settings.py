@@ -68,3 +68,46 @@ def test_sechidis2019_runs_the_text_and_the_released_criterion():
     rand = [s for s in exp["selectors"] if s["name"] == "group-jmi-rand"]
     assert sorted(s.get("params", {}).get("criterion", "paper") for s in rand) == [
         "paper", "released-code"]
+
+
+def test_doquire2013_pruning_sweeps_p_5_to_15_beside_the_automatic_p():
+    # Sec. 5.3, Figs. 4-5: yeast and emotions, every p in 5..15 against the
+    # automatic p; the automatic entry is doquire2013's own (shared jobs)
+    papers = experiments("doquire2013")
+    sweep, study = papers["doquire2013-pruning"], papers["doquire2013"]
+    assert sorted(sweep["datasets"]) == ["emotions", "yeast"]
+    assert sweep["splits"] == study["splits"]
+    assert sweep["classifiers"] == study["classifiers"]
+    assert selector(sweep, "mi-forward") == selector(study, "mi-forward")
+    fixed = [s for s in sweep["selectors"] if s["id"] != "mi-forward"]
+    assert [s["params"]["p"] for s in fixed] == list(range(5, 16))
+    auto = selector(study, "mi-forward")["params"]
+    for entry in fixed:
+        assert entry["name"] == "knnmi-forward" and entry["id"] == \
+            f"p{entry['params']['p']}"
+        assert {k: v for k, v in entry["params"].items() if k != "p"} == \
+            {k: v for k, v in auto.items() if k != "p"}
+
+
+def test_lee2016_label_sweep_and_lowest_entropy_strategy():
+    # Sec. 4.2 (|Y| sweep at n = 10, 30, 50) and Sec. 4.4 (lowest entropy)
+    papers = experiments("lee2016")
+    sweep, study = papers["lee2016-labels"], papers["lee2016"]
+    assert sweep["splits"] == study["splits"]
+    assert sweep["classifiers"] == study["classifiers"]
+    assert sweep["n_features"] == [10, 30, 50]
+    assert set(sweep["datasets"]) <= set(study["datasets"])
+    by_id = {s["id"]: s["params"] for s in sweep["selectors"]}
+    assert {i: p["n_labels"] for i, p in by_id.items()
+            if "label_order" not in p} == {"y0": 0, "y10": 0.1, "y20": 0.2,
+                                            "y50": 0.5, "y100": 1.0}
+    assert isinstance(by_id["y0"]["n_labels"], int)  # a count, not a fraction
+    assert isinstance(by_id["y100"]["n_labels"], float)  # every label
+    low = {i: p for i, p in by_id.items() if p.get("label_order") == "lowest"}
+    assert {i: p["n_labels"] for i, p in low.items()} == {
+        "low-y10": 0.1, "low-y20": 0.2, "low-y50": 0.5}
+    # 20 % of bibtex's 159 labels is Table 2's 32
+    from mlfsbench.estimators.transformations.entropy_labels import resolve_n_labels
+
+    assert resolve_n_labels(by_id["y20"]["n_labels"], 159) == \
+        selector(study, "lee2016")["dataset_params"]["bibtex"]["n_labels"] == 32
