@@ -259,6 +259,29 @@ def test_degradation_share(results):
                    results)["verdict"] == REPRODUCED
 
 
+def test_concentration_of_degradations(results):
+    # the degraded cells above: mid on a, mid and bad on b
+    q = {"metric": "hamming_loss", "methods": ["good", "mid", "bad"],
+         "within": {"datasets": ["b"]}}
+    row = verdict(claim("concentration", quantity=q), results)
+    assert row["verdict"] == REPRODUCED
+    assert row["ours"] == "2 of the 3 degraded cells (67 %; 5 cells)"
+    assert verdict(claim("concentration", quantity=q, min_fraction=0.7),
+                   results)["verdict"] == NOT_REPRODUCED
+    a = {**q, "within": {"datasets": ["a"]}}
+    assert verdict(claim("concentration", quantity=a),
+                   results)["verdict"] == NOT_REPRODUCED
+    # by metric: every degraded cell is a Hamming loss
+    m = {**q, "within": {"metrics": ["hamming_loss"], "datasets": ["a", "b"]}}
+    assert verdict(claim("concentration", quantity=m, min_fraction=1.0),
+                   results)["ours"].startswith("3 of the 3")
+    # no degraded cell: the premise fails
+    g = {**q, "methods": ["good"]}
+    row = verdict(claim("concentration", quantity=g), results)
+    assert row["verdict"] == NOT_REPRODUCED
+    assert row["ours"] == "no degraded cell of 2"
+
+
 def test_fastest(results):
     row = verdict(claim("fastest", quantity={"method": "good"}), results)
     assert row["verdict"] == NOT_REPRODUCED
@@ -405,3 +428,22 @@ def test_average_rank_among_a_subset_recomputes_the_statistics(results):
     row = verdict(claim("average_rank", quantity=q), results)
     assert row["verdict"] == REPRODUCED
     assert "(N = 2)" in row["ours"]
+
+
+@pytest.mark.parametrize("paper", ["doquire2013", "lee2016", "spolaor2013"])
+def test_shipped_claims_name_methods_of_their_experiment(paper):
+    # a claim's experiment exists and every method it names is one of that
+    # experiment's selectors (else the verdict would be "not checkable")
+    data = load_claims(REPO / "config" / "papers" / f"{paper}.claims.yaml")
+    config = yaml.safe_load((REPO / "config" / "papers" / f"{paper}.yaml")
+                            .read_text())["experiments"]
+    for c in data["claims"]:
+        experiment = config[c.get("experiment", data["experiment"])]
+        if c["rule"] == "artificial":
+            continue  # runs a registered selector by name
+        names = set(method_aliases(experiment["selectors"])) | {"all-features"}
+        q = c.get("quantity", {})
+        used = [q[k] for k in ("method", "best") if k in q]
+        used += [m for k in ("methods", "better", "worse", "others", "among")
+                 for m in q.get(k, [])]
+        assert set(used) <= names, (c["id"], sorted(set(used) - names))

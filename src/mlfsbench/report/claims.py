@@ -52,6 +52,10 @@ The rules (``rule:`` of a claim):
     the share of (method, metric, dataset) cells at ``selected`` worse than
     the all-features baseline by more than the method's standard deviation
     over folds is at most ``tolerance``.
+``concentration``
+    of the cells that ``degradation`` counts as degraded, the share lying in
+    ``within`` (``datasets`` and/or ``metrics``) is at least ``min_fraction``
+    (default 0.5): where a paper says the degradations concentrate.
 ``fastest``
     ``method`` has the smallest mean ``fit`` time on each dataset
     (``tables/runtime.tsv``).
@@ -548,6 +552,49 @@ def _rule_degradation(claim, results):
     return share <= float(claim["tolerance"]) + 1e-12, ours, note
 
 
+def _degraded_cells(claim, results):
+    """``(metric, dataset, method, degraded)`` of every (method, metric,
+    dataset) cell at ``selected``, degraded as in the ``degradation`` rule."""
+    q = claim["quantity"]
+    datasets, note = _datasets(claim, results)
+    s = results.summary
+    cells = []
+    for metric in _metrics(q):
+        greater = _greater(metric)
+        for d in datasets:
+            rows = s[(s["dataset"] == d) & (s["metric"] == metric)]
+            base = rows[rows["n_features"] == "all"]["mean"].mean()
+            for name in q["methods"]:
+                at = rows[(rows["selector"] == results.method(name))
+                          & (rows["n_features"] == "selected")]
+                if at.empty:
+                    continue  # an empty subset
+                mean = float(at["mean"].iloc[0])
+                std = float(at["std"].fillna(0).iloc[0])
+                gap = (base - mean) if greater else (mean - base)
+                cells.append((metric, d, name, bool(gap > std)))
+    return cells, note
+
+
+def _rule_concentration(claim, results):
+    """Of the degraded cells (``degradation``), the share lying in ``within``
+    (its ``datasets`` and/or ``metrics``) is at least ``min_fraction``."""
+    cells, note = _degraded_cells(claim, results)
+    if not cells:
+        raise NotCheckable("no cell at the selected subset")
+    within = claim["quantity"]["within"]
+    inside = [c for c in cells if c[3]
+              and c[1] in within.get("datasets", [c[1]])
+              and c[0] in within.get("metrics", [c[0]])]
+    degraded = sum(c[3] for c in cells)
+    if degraded == 0:
+        return False, f"no degraded cell of {len(cells)}", note
+    share = len(inside) / degraded
+    ours = (f"{len(inside)} of the {degraded} degraded cells ({100 * share:.0f} %; "
+            f"{len(cells)} cells)")
+    return share >= float(claim.get("min_fraction", 0.5)) - 1e-12, ours, note
+
+
 def _rule_fastest(claim, results):
     q = claim["quantity"]
     datasets, note = _datasets(claim, results)
@@ -605,7 +652,7 @@ RULES = {"value": _rule_value, "winner": _rule_winner, "better": _rule_better,
          "average_rank": _rule_average_rank, "significance": _rule_significance,
          "friedman": _rule_friedman, "empty_subset": _rule_empty_subset,
          "degradation": _rule_degradation, "fastest": _rule_fastest,
-         "artificial": _rule_artificial}
+         "artificial": _rule_artificial, "concentration": _rule_concentration}
 
 
 def _paper_text(claim: Mapping[str, Any]) -> str:
