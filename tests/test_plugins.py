@@ -178,7 +178,8 @@ def test_installed_plugin_through_the_workflow(installed, shared_datasets,
               "--config", f"mirror={mirror}", cwd=workdir)
 
     from mlfsbench.data import Dataset
-    from mlfsbench.workflow.stages import fold_data, load_fold, read_selections
+    from mlfsbench.workflow.folds import fold_data, load_fold
+    from mlfsbench.workflow.stages import read_selections
 
     results = workdir / "results" / "tiny"
     # the shared cache: emotions, the 2-fold split protocol, both folds, seed 0

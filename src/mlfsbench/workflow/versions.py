@@ -152,8 +152,10 @@ def code_version(*names: str, shallow: tuple[str, ...] = ()) -> str:
 
 
 #: Modules whose source every stage's version includes (without their own
-#: imports): the stage functions, atomic I/O and the seeds.
-STAGE_MODULES = ("mlfsbench.workflow.stages", "mlfsbench.workflow.io",
+#: imports): the stage functions, the per-fold science, the process pool,
+#: atomic I/O and the seeds.
+STAGE_MODULES = ("mlfsbench.workflow.stages", "mlfsbench.workflow.folds",
+                 "mlfsbench.workflow.pool", "mlfsbench.workflow.io",
                  "mlfsbench.workflow.seeds")
 #: The transitive dependencies of each stage besides its estimator.
 STAGE_DEPENDENCIES = {
