@@ -9,8 +9,7 @@ from mlfsbench.data.download import GIT_BLOB
 from mlfsbench.data.rawfiles import RAW_FILE_ROLES, file_sha256
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
 from mlfsbench.workflow.config import CONFIG_SCHEMA, canonical, config_source
-from mlfsbench.workflow.plan import cache_keys as _cache_keys
-from mlfsbench.workflow.plan import make_plan, read_config
+from mlfsbench.workflow.plan import cache_keys, make_plan, read_config
 from mlfsbench.workflow.versions import estimator_module, stage_version
 
 read_config(config, config_source(workflow))
@@ -69,11 +68,6 @@ headline_metric, provenance_config = PLAN.headline_metric, PLAN.provenance_confi
 experiment_datasets, stats_metrics = PLAN.experiment_datasets, PLAN.stats_metrics
 
 
-def cache_keys(wildcards):
-    """The keys a batch job writes into its records (cache ids)."""
-    return _cache_keys(dict(wildcards.items()))
-
-
 def raw_sha256(wildcards):
     """The sha256 ``ensure`` checks the downloaded file against: the table's;
     for a file the table knows only by its git blob id, which the download
@@ -96,21 +90,26 @@ def raw_inputs(wildcards):
     return out
 
 
-def _inputs(wildcards, **codes):
-    """Data, split and the codes of a discretization id (``codes``, if any)."""
-    keys = dict(dataset=wildcards.dataset, split=wildcards.split, batch=wildcards.batch)
-    out = {
+def _inputs(wildcards):
+    """Data and split of a batch job."""
+    return {
         "data": rules.prepare.output.data.format(dataset=wildcards.dataset),
-        "split": rules.split.output.split.format(**keys),
+        "split": rules.split.output.split.format(**_batch(wildcards)),
     }
-    for name, disc in codes.items():
-        out[name] = rules.discretize.output.disc.format(**keys, disc=disc)
-    return out
+
+
+def _batch(wildcards):
+    return {k: getattr(wildcards, k) for k in ("dataset", "split", "batch")}
+
+
+def _codes(wildcards, disc):
+    """The codes of discretization ``disc`` on the job's batch."""
+    return rules.discretize.output.disc.format(**_batch(wildcards), disc=disc)
 
 
 def select_inputs(wildcards):
-    disc = PLAN.select_codes(wildcards)
-    return _inputs(wildcards, **({"disc": disc} if disc else {}))
+    out, disc = _inputs(wildcards), PLAN.select_codes(wildcards)
+    return {**out, "disc": _codes(wildcards, disc)} if disc else out
 
 
 def classify_inputs(wildcards):
@@ -120,7 +119,7 @@ def classify_inputs(wildcards):
     if not PLAN.is_full_point(wildcards):
         out["selection"] = rules.select.output.selection.format(**wildcards)
     disc = PLAN.classify_codes(wildcards)
-    return {**out, **_inputs(wildcards, codes=disc)} if disc else out
+    return {**out, "codes": _codes(wildcards, disc)} if disc else out
 
 
 def dataset_mb(wildcards, attempt, threads=1):
@@ -184,13 +183,11 @@ def summary_inputs():
 def all_targets():
     out = claims_targets() + [rules.summary.output.html]
     for e, x in EXPERIMENTS.items():
-        out += [
-            t.format(experiment=e)
-            for t in (rules.datasets_report.output.table, rules.provenance.output.text)
-            + (rules.aggregate.output.metrics, rules.aggregate.output.summary)
-            + (rules.ranks.output.table, rules.runtime.output.table)
-            + (rules.stability.output.png,)
-        ] + _stats(e, "cd")
+        tables = [rules.datasets_report.output.table, rules.provenance.output.text]
+        tables += [rules.aggregate.output.metrics, rules.aggregate.output.summary]
+        tables += [rules.ranks.output.table, rules.runtime.output.table]
+        out += [t.format(experiment=e) for t in tables + [rules.stability.output.png]]
+        out += _stats(e, "cd")
         if x.get("transformations"):
             out.append(rules.transformations_table.output.table.format(experiment=e))
         plots = (rules.plot.output.png, rules.plot.output.pdf)

@@ -360,13 +360,14 @@ class Plan:
         return canonical({**shared, "experiments": {name: self.experiments[name]}})
 
 
-def cache_keys(wildcards: Mapping[str, str]) -> dict[str, str]:
+def cache_keys(wildcards) -> dict[str, str]:
     """The keys a batch job writes into its records (cache ids), from its
-    wildcards (``dict(wildcards.items())``)."""
-    out = {"dataset": wildcards["dataset"], "split": wildcards["split"]}
+    wildcards (a mapping, or Snakemake's wildcards: anything with ``items``)."""
+    given = dict(wildcards.items())
+    out = {"dataset": given["dataset"], "split": given["split"]}
     for kind in KINDS:
-        if _WILDCARD[kind] in wildcards:
-            out[kind] = wildcards[_WILDCARD[kind]]
+        if _WILDCARD[kind] in given:
+            out[kind] = given[_WILDCARD[kind]]
     return out
 
 
