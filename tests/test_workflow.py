@@ -376,7 +376,7 @@ def test_more_repeats_add_only_the_new_folds(completed, mirror):
     # third fold is the third repeat of a 3-repeat split
     from mlfsbench.data import Dataset
     from mlfsbench.data.split import make_splits
-    from mlfsbench.workflow.stages import load_fold
+    from mlfsbench.workflow.folds import load_fold
 
     Y = Dataset.load(completed / "data/prepared/emotions.npz").Y
     pairs = make_splits({"type": "holdout", "test_size": 0.5, "repeats": 3}, Y)

@@ -78,7 +78,7 @@ def cmd_select(args) -> int:
     whose training part is every instance); the JSON is its record."""
     from mlfsbench.data import load_dataset
     from mlfsbench.workflow.config import check_params
-    from mlfsbench.workflow.stages import discretize_fold, fold_data, select_fold
+    from mlfsbench.workflow.folds import discretize_fold, fold_data, select_fold
 
     if args.n_features is not None and args.n_features < 1:
         raise ValueError(
@@ -113,7 +113,7 @@ def cmd_evaluate(args) -> int:
     """The classify stage's per-fold functions (fit and predict, then every
     metric) on a train/test pair, at one feature subset."""
     from mlfsbench.data import load_mulan
-    from mlfsbench.workflow.stages import classify_fold, evaluate_fold, fold_data
+    from mlfsbench.workflow.folds import classify_fold, evaluate_fold, fold_data
 
     ds = load_mulan([args.train, args.test], args.xml, name=args.name,
                     nominal=args.nominal, targets=args.targets,
