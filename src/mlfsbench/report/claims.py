@@ -628,10 +628,10 @@ def _rule_artificial(claim, results):
 
 
 RULES = {"value": _rule_value, "winner": _rule_winner, "better": _rule_better,
-         "similar": _rule_similar, "average_rank": _rule_average_rank, "significance": _rule_significance,
+         "average_rank": _rule_average_rank, "significance": _rule_significance,
          "friedman": _rule_friedman, "empty_subset": _rule_empty_subset,
          "degradation": _rule_degradation, "fastest": _rule_fastest,
-         "artificial": _rule_artificial}
+         "artificial": _rule_artificial, "similar": _rule_similar}
 
 
 def _paper_text(claim: Mapping[str, Any]) -> str:

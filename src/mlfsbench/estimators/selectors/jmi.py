@@ -91,8 +91,11 @@ from mlfsbench.estimators.selectors._greedy import (
     greedy_outcome,
     n_greedy_steps,
 )
-from mlfsbench.estimators.selectors.rrelieff import check_target_matrix
-from mlfsbench.estimators.transformations.label_groups import METRICS, LabelGroups
+from mlfsbench.estimators.transformations.label_groups import (
+    METRICS,
+    LabelGroups,
+    check_real_targets,
+)
 from mlfsbench.estimators.transformations.lp import labelset_codes
 
 
@@ -305,7 +308,7 @@ class _GroupJMIBase(_JMISelector):
     def _check_targets(self, Y) -> np.ndarray:
         """0/1 labels for Hamming clustering, finite reals for Euclidean."""
         if self.target_metric == "euclidean":
-            return check_target_matrix(Y)
+            return check_real_targets(Y)
         try:
             return super()._check_targets(Y)
         except ValueError as exc:

@@ -88,6 +88,26 @@ def target_distances(A, B, metric: str = "hamming") -> np.ndarray:
     raise ValueError(f"unknown metric {metric!r}; expected one of {METRICS}")
 
 
+def check_real_targets(Y) -> np.ndarray:
+    """Real-valued targets as a float matrix (n_samples, n_targets), finite.
+
+    For Euclidean clustering of multi-target regression outputs.
+
+    >>> check_real_targets([[1, 2.5], [0, 1]]).dtype
+    dtype('float64')
+    >>> check_real_targets([[1.0, np.nan]])
+    Traceback (most recent call last):
+    ...
+    ValueError: Y must be finite (real-valued targets)
+    """
+    Y = np.asarray(Y.toarray() if hasattr(Y, "toarray") else Y, dtype=float)
+    if Y.ndim != 2:
+        raise ValueError(f"Y must be 2-D (n_samples, n_targets), got shape {Y.shape}")
+    if not np.isfinite(Y).all():
+        raise ValueError("Y must be finite (real-valued targets)")
+    return Y
+
+
 def distinct_rows(Z):
     """Distinct rows of ``Z`` in lexicographic order, with counts and inverse.
 
