@@ -405,3 +405,53 @@ def test_average_rank_among_a_subset_recomputes_the_statistics(results):
     row = verdict(claim("average_rank", quantity=q), results)
     assert row["verdict"] == REPRODUCED
     assert "(N = 2)" in row["ours"]
+
+
+def test_winner_may_name_several_admissible_winners(results):
+    # K = 1: 'good' wins on a (0.12), 'mid' on b (0.05); a figure's "no clear
+    # winner between" two methods names both (Sechidis 2019, Figs. 1-2)
+    q = {"metric": "hamming_loss", "methods": ["good", "mid", "bad"],
+         "n_features": 1}
+    row = verdict(claim("winner", quantity=q,
+                        paper={"a": ["mid", "bad"], "b": ["good", "mid"]}), results)
+    assert row["ours"] == "winner agrees on 1 of 2 (a: good; b: mid)"
+    assert row["verdict"] == NOT_REPRODUCED
+    row = verdict(claim("winner", quantity=q,
+                        paper={"a": ["good", "mid"], "b": ["mid"]}), results)
+    assert row["verdict"] == REPRODUCED
+
+
+def test_similar_within_tolerance_per_cell(results):
+    # mean over K = 1, 2: on b good 0.12 and mid 0.13 (gap 0.01), on a 0.11
+    # and 0.21 (gap 0.10)
+    q = {"metric": "hamming_loss", "dataset": "b", "methods": ["good", "mid"],
+         "n_features": "mean"}
+    row = verdict(claim("similar", quantity=q, paper="same", tolerance=0.011),
+                  results)
+    assert row["verdict"] == REPRODUCED
+    assert row["paper"] == "same (± 0.011)"
+    assert row["ours"] == ("within 0.011 in 1 of 1 (b: good 0.1200, mid 0.1300 "
+                           "(gap 0.0100))")
+    assert verdict(claim("similar", quantity=q, paper="same", tolerance=0.005),
+                   results)["verdict"] == NOT_REPRODUCED
+    both = {**q, "datasets": ["a", "b"]}
+    del both["dataset"]
+    row = verdict(claim("similar", quantity=both, paper="same", tolerance=0.011,
+                        min_fraction=0.5), results)
+    assert row["verdict"] == REPRODUCED and "in 1 of 2" in row["ours"]
+    assert verdict(claim("similar", quantity=both, paper="same", tolerance=0.011),
+                   results)["verdict"] == NOT_REPRODUCED
+
+
+def test_similar_needs_a_tolerance(tmp_path):
+    c = claim("similar", quantity={"metric": "rrmse", "methods": ["a", "b"]},
+              paper="same")
+    path = tmp_path / "x.claims.yaml"
+    path.write_text(yaml.safe_dump({"study": "s", "paper": "p", "experiment": "e",
+                                    "claims": [c]}), encoding="utf-8")
+    with pytest.raises(ValueError, match="tolerance"):
+        load_claims(path)
+    c["tolerance"] = 0.01
+    path.write_text(yaml.safe_dump({"study": "s", "paper": "p", "experiment": "e",
+                                    "claims": [c]}), encoding="utf-8")
+    assert load_claims(path)["claims"][0]["rule"] == "similar"

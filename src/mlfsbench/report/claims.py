@@ -26,13 +26,19 @@ The rules (``rule:`` of a claim):
     on each dataset (and metric), the best of ``methods`` at ``n_features``
     (``mean-rank`` ranks the methods among themselves at each K and averages
     the ranks: Sechidis et al. 2019, Table 2) is the paper's winner
-    (``paper``: one method, or a mapping dataset -> method); reproduced when
-    the share of agreeing (dataset, metric) cells is at least ``min_fraction``
-    (default 1). Ties count for every tied method.
+    (``paper``: one method, or a mapping dataset -> method, or dataset -> a
+    list of methods any of which may win: a figure with "no clear winner
+    between" two); reproduced when the share of agreeing (dataset, metric)
+    cells is at least ``min_fraction`` (default 1). Ties count for every tied
+    method.
 ``better``
     every method of ``better`` beats every method of ``worse`` on each
     (dataset, metric) cell (``n_features: every`` asks it at every integer
     K); share of cells at least ``min_fraction``.
+``similar``
+    on each (dataset, metric) cell the scores of ``methods`` at
+    ``n_features`` lie within ``tolerance`` of each other (a figure's "the
+    same performance"); share of cells at least ``min_fraction``.
 ``average_rank``
     from the statistics of each metric: ``best`` has the lowest average rank,
     or every ``better`` method ranks above every ``worse`` one. ``among``
@@ -382,7 +388,8 @@ def _rule_winner(claim, results):
             best = max(scores.values()) if greater else min(scores.values())
             winners = [m for m, v in scores.items() if np.isclose(v, best)]
             total += 1
-            agree += want in winners
+            wanted = want if isinstance(want, list) else [want]
+            agree += any(w in winners for w in wanted)
             label = f"{d}" if len(metrics) == 1 else f"{metric}/{d}"
             parts.append(f"{label}: {'='.join(winners)}")
     if total == 0:
@@ -416,6 +423,25 @@ def _rule_better(claim, results):
     ours = f"holds in {held} of {total}"
     if failed:
         ours += f" (not on {', '.join(failed)})"
+    return held / total >= need - 1e-12, ours, note
+
+
+def _rule_similar(claim, results):
+    q, datasets, metrics, note = _cells(claim, results)
+    n_features = q.get("n_features", "mean")
+    tolerance = float(claim["tolerance"])
+    held, total, parts = 0, 0, []
+    for metric in metrics:
+        for d in datasets:
+            s = results.scores(metric, d, q["methods"], n_features)
+            gap = max(s.values()) - min(s.values())
+            total += 1
+            held += gap <= tolerance
+            label = d if len(metrics) == 1 else f"{metric}/{d}"
+            shown = ", ".join(f"{m} {v:.4f}" for m, v in s.items())
+            parts.append(f"{label}: {shown} (gap {gap:.4f})")
+    need = float(claim.get("min_fraction", 1.0))
+    ours = f"within {tolerance:g} in {held} of {total} ({'; '.join(parts)})"
     return held / total >= need - 1e-12, ours, note
 
 
@@ -605,7 +631,7 @@ RULES = {"value": _rule_value, "winner": _rule_winner, "better": _rule_better,
          "average_rank": _rule_average_rank, "significance": _rule_significance,
          "friedman": _rule_friedman, "empty_subset": _rule_empty_subset,
          "degradation": _rule_degradation, "fastest": _rule_fastest,
-         "artificial": _rule_artificial}
+         "artificial": _rule_artificial, "similar": _rule_similar}
 
 
 def _paper_text(claim: Mapping[str, Any]) -> str:
@@ -615,7 +641,7 @@ def _paper_text(claim: Mapping[str, Any]) -> str:
     if isinstance(paper, dict):
         return "; ".join(f"{k}: {v}" for k, v in paper.items())
     text = str(paper) if paper is not None else ""
-    if "tolerance" in claim and claim.get("rule") == "value":
+    if "tolerance" in claim and claim.get("rule") in ("value", "similar"):
         text += f" (± {claim['tolerance']})"
     return text
 
