@@ -517,7 +517,8 @@ def build_parser() -> argparse.ArgumentParser:
         "kill); further arguments go to Snakemake, e.g. --cores all",
         description="Run the Snakemake workflow of the current directory "
         "with safe recovery\nafter a killed run.", epilog=RUN_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False)  # Snakemake's --config is not our --configfile
     p.add_argument("--cores", metavar="N",
                    help="cores Snakemake may use: a number or 'all' (passed to "
                         "Snakemake; default: Snakemake's)")
