@@ -87,8 +87,13 @@ def test_value_within_and_outside_tolerance(results):
          "n_features": 2}
     row = verdict(claim("value", quantity=q, paper=0.105, tolerance=0.01), results)
     assert row["verdict"] == REPRODUCED
-    assert row["ours"] == "0.1000 (difference -0.0050)"
-    assert row["paper"] == "0.105 (± 0.01)"
+    # mean ± s.d. over the cell's folds, n; the tolerance labelled as such
+    # (a bare "±" read like the paper's s.d.)
+    assert row["ours"] == "0.1000 ± 0.0100 s.d., n = 2 (difference -0.0050)"
+    assert row["paper"] == "0.105 (tolerance ± 0.01)"
+    assert (row["ours_sd"], row["n"], row["margin"]) == ("0.0100", "2", "+0.0050")
+    # a margin of 0.005 inside the tolerance, half the s.d. of 0.01
+    assert row["robust"] == "within fold noise"
     row = verdict(claim("value", quantity=q, paper=0.105, tolerance=0.001), results)
     assert row["verdict"] == NOT_REPRODUCED
     # all features, best and mean over K
@@ -288,7 +293,8 @@ def test_evaluate_claims_filters_by_experiment(results):
     table = evaluate_claims(data, "x", results)
     assert table["claim"].tolist() == ["c"]
     assert table.columns.tolist() == ["claim", "statement", "source", "paper",
-                                      "ours", "verdict", "note"]
+                                      "printed", "ours", "ours_sd", "n", "margin",
+                                      "robust", "verdict", "note"]
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -355,7 +361,7 @@ def test_write_claims_and_cli(tmp_path, capsys):
     assert "1 reproduced, 1 not reproduced, 0 not checkable here" in html
     assert main(["claims", str(root)]) == 0
     text = capsys.readouterr().out
-    assert "not reproduced" in text and "0.3 (± 0.01)" in text
+    assert "not reproduced" in text and "0.3 (tolerance ± 0.01)" in text
     assert main(["claims", str(root), "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [r["verdict"] for r in rows] == [REPRODUCED, NOT_REPRODUCED]

@@ -82,6 +82,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from mlfsbench.evaluation import printed as printed_tables
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
 from mlfsbench.io import BASELINE, format_table, write_text
 from mlfsbench.workflow.config import entry_params, method_id, method_names
@@ -93,7 +94,21 @@ REPRODUCED = "reproduced"
 NOT_REPRODUCED = "not reproduced"
 NOT_CHECKABLE = "not checkable here"
 VERDICTS = (REPRODUCED, NOT_REPRODUCED, NOT_CHECKABLE)
-COLUMNS = ["claim", "statement", "source", "paper", "ours", "verdict", "note"]
+COLUMNS = ["claim", "statement", "source", "paper", "printed", "ours", "ours_sd", "n",
+           "margin", "robust", "verdict", "note"]
+"""The verdict table's columns, in order: the claim (``claim``, ``statement``,
+``source``); ``paper``, the paper's value or outcome (a value claim's
+tolerance labelled as such); ``printed``, what the paper's own printed table
+gives on the datasets run here (blank without ``printed:``); ``ours``, our
+result (a value: the mean over folds with its s.d.); ``ours_sd`` and ``n``,
+the s.d. over folds and the number of folds of a value claim's cell;
+``margin``, how far a value claim's result is inside (+) or outside (-) its
+tolerance; ``robust``, ``within fold noise`` when that margin is smaller than
+the s.d., ``beyond fold noise`` otherwise, ``no spread (n = 1)`` on one
+split, or ``weak claim: <why>`` for a claim whose outcome is nearly
+guaranteed; ``verdict``; ``note``."""
+WITHIN_NOISE = "within fold noise"
+BEYOND_NOISE = "beyond fold noise"
 
 PathLike = str | os.PathLike
 
@@ -119,6 +134,11 @@ def load_claims(path: PathLike) -> dict[str, Any]:
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:
         raise ValueError(f"claims file {path}: duplicate claim id(s) {dupes}")
+    for c in data["claims"]:
+        companion = c.get("ordering", "none")
+        if companion != "none" and companion not in ids:
+            raise ValueError(f"claims file {path}: claim {c['id']}'s ordering "
+                             f"companion {companion!r} is not a claim of the file")
     return data
 
 
@@ -300,6 +320,35 @@ class Results:
             self._curves = curves
         return out
 
+    def cell(self, metric: str, dataset: str, name: str, n_features: Any,
+             classifier: str | None = None) -> tuple[float, float, int]:
+        """``(mean, s.d., n)`` of one method's cell: the mean over folds as
+        :meth:`scores` gives it, the s.d. over folds and the number of folds
+        of the summary row it comes from (``best``: the best K's row;
+        ``mean`` over K: the mean of the rows' s.d.s and their smallest
+        ``n``). The s.d. is nan on one fold."""
+        value = self.scores(metric, dataset, [name], n_features,
+                            classifier=classifier)[name]
+        s = self.summary
+        s = s[(s["metric"] == metric) & (s["dataset"] == dataset)]
+        if classifier is not None:
+            s = s[s["classifier"] == self.classifiers.get(classifier, classifier)]
+        ident = self.method(name)
+        if ident == BASELINE:
+            rows = s[s["n_features"] == "all"]
+        else:
+            rows = s[s["selector"] == ident]
+            if n_features == "best":
+                rows = rows[rows["n_features"].str.isdigit()]
+                rows = rows[np.isclose(rows["mean"], value)]
+            elif n_features == "mean":
+                rows = rows[rows["n_features"].str.isdigit()]
+            else:
+                rows = rows[rows["n_features"] == str(n_features)]
+        sd = pd.to_numeric(rows["std"], errors="coerce").mean()
+        n = int(rows["folds"].min()) if "folds" in rows and len(rows) else 0
+        return value, float(sd), n
+
     def curves(self, metric: str, dataset: str,
                methods: Sequence[str]) -> pd.DataFrame:
         """K x methods: the mean over folds at every integer K."""
@@ -349,16 +398,62 @@ def _better(a: float, b: float, greater: bool) -> bool:
 
 # ------------------------------------------------------------------- rules
 def _rule_value(claim, results):
+    """``|ours - paper| <= tolerance`` (``side: no-worse``: ours no worse than
+    the paper's by more than the tolerance, better by any amount).
+
+    The margin (tolerance left, negative when outside) is set against the s.d.
+    over folds: a verdict that a margin smaller than one s.d. decides is
+    ``within fold noise``. A two-sided claim missed because ours is better
+    says so. With ``ordering: <claim id>`` the value is not reproduced while
+    the method is worse than every other method of that companion claim on
+    the same cell, whatever the tolerance.
+    """
     q = claim["quantity"]
     datasets, note = _datasets(claim, results)
     (metric,) = _metrics(q)
-    value = results.scores(metric, datasets[0], [q["method"]],
-                           q.get("n_features", "all"),
-                           classifier=q.get("classifier"))[q["method"]]
-    paper = float(claim["paper"])
-    ok = abs(value - paper) <= float(claim["tolerance"])
-    ours = f"{value:.4f} (difference {value - paper:+.4f})"
-    return ok, ours, note
+    name, n_features = q["method"], q.get("n_features", "all")
+    value, sd, n = results.cell(metric, datasets[0], name, n_features,
+                                classifier=q.get("classifier"))
+    paper, tol = float(claim["paper"]), float(claim["tolerance"])
+    diff = value - paper
+    gain = diff if _greater(metric) else -diff  # > 0: ours better than the paper
+    one_sided = claim.get("side") == "no-worse"
+    margin = tol + gain if one_sided else tol - abs(diff)
+    ok = margin >= -1e-12
+    notes = [note] if note else []
+    if not ok and gain > 0:
+        notes.append(f"ours is better than the paper's by {gain:.4f}, more than "
+                     f"the tolerance {_fmt(tol)}")
+    elif not ok:
+        notes.append(f"ours is worse than the paper's by {-gain:.4f}, more than "
+                     f"the tolerance {_fmt(tol)}")
+    elif one_sided and gain > tol:
+        notes.append(f"ours is better than the paper's by {gain:.4f}")
+    companion = claim.get("_companion")
+    if ok and companion is not None:
+        names = [m for m in _claim_methods(companion["quantity"]) if m != name]
+        others = results.scores(metric, datasets[0], names, n_features,
+                                classifier=q.get("classifier"))
+        greater = _greater(metric)
+        if others and all(_better(v, value, greater) for v in others.values()):
+            ok = False
+            best = max(others.values()) if greater else min(others.values())
+            notes.append(f"within the tolerance, but worse than every other "
+                         f"method of {companion['id']} on this cell (their best "
+                         f"{best:.4f})")
+    spread = f" ± {sd:.4f} s.d." if np.isfinite(sd) and n > 1 else ""
+    ours = f"{value:.4f}{spread}, n = {n} (difference {diff:+.4f})"
+    if not (np.isfinite(sd) and n > 1):
+        robust = "no spread (n = 1)" if n <= 1 else "no spread"
+    elif abs(margin) < sd:
+        robust = WITHIN_NOISE
+        notes.append(f"{WITHIN_NOISE}: decided by a margin of {abs(margin):.4f}, "
+                     f"less than one s.d. over folds ({sd:.4f})")
+    else:
+        robust = BEYOND_NOISE
+    extra = {"ours_sd": f"{sd:.4f}" if np.isfinite(sd) and n > 1 else "",
+             "n": str(n), "margin": f"{margin:+.4f}", "robust": robust}
+    return ok, ours, "; ".join(notes), extra
 
 
 def _cells(claim, results):
@@ -454,6 +549,8 @@ def _stats(q, metric, results):
 
 
 def _claim_methods(q):
+    if "methods" in q:
+        return list(q["methods"])
     if "best" in q:
         return [q["best"]]
     return list(q["better"]) + list(q["worse"])
@@ -608,6 +705,126 @@ RULES = {"value": _rule_value, "winner": _rule_winner, "better": _rule_better,
          "artificial": _rule_artificial}
 
 
+# ----------------------------------------------- the paper against itself
+def _printed_tables(claim: Mapping[str, Any], printed) -> dict[str, Any]:
+    """The printed tables a claim names (``printed:``), by the metric each
+    holds (``seconds`` for a times table)."""
+    ids = claim.get("printed")
+    ids = [ids] if isinstance(ids, str) else list(ids or [])
+    if not ids:
+        return {}
+    if printed is None:
+        raise ValueError(f"claim {claim['id']} names printed table(s) {ids} but "
+                         "the study has no printed file")
+    return {(t.metric or t.id): t for t in (printed[i] for i in ids)}
+
+
+def _table_for(claim, tables, metric):
+    if metric not in tables:
+        raise ValueError(f"claim {claim['id']}: none of its printed tables "
+                         f"{[t.id for t in tables.values()]} holds {metric}")
+    return tables[metric]
+
+
+def _printed_check(claim: Mapping[str, Any], results: Results,
+                   printed) -> tuple[bool | None, str]:
+    """What the paper's own printed numbers give for the claim's quantity on
+    the datasets run here: ``(supported, text)``.
+
+    ``supported`` is False when the paper's own table fails the claim's rule
+    on those datasets (the claim is then not checkable here: no reproduction
+    could meet it), None when the printed tables cannot say (a dataset they
+    lack). A Friedman claim also says when the printed precision decides it
+    (:func:`~mlfsbench.evaluation.printed.friedman_tie_range` straddles the
+    critical value).
+    """
+    tables = _printed_tables(claim, printed)
+    if not tables:
+        return None, ""
+    q = claim.get("quantity", {})
+    datasets = _datasets(claim, results)[0]
+    lacking = sorted({d for t in tables.values() for d in datasets
+                      if d not in t.datasets})
+    if lacking:
+        return None, f"the paper prints no row for {', '.join(lacking)}"
+    rule, n = claim["rule"], len(datasets)
+    these = f"on these {n} datasets"
+    if rule == "value":
+        (metric,) = _metrics(q)
+        t = _table_for(claim, tables, metric)
+        cell = t.printed.at[datasets[0], q["method"]]
+        return True, f"{t.id} prints {cell}"
+    if rule == "friedman":
+        held, parts = True, []
+        for metric in _metrics(q):
+            t = _table_for(claim, tables, metric)
+            methods = q.get("among") or t.methods
+            res = printed_tables.friedman(t, datasets, methods)
+            rejected = bool(res["rejected"])
+            held &= rejected == (claim["paper"] == "rejected")
+            text = (f"the paper's own {t.id} {these} gives F = {res['F']:.2f} "
+                    f"{'>' if rejected else '<'} {res['F_critical']:.2f}")
+            try:
+                r = printed_tables.friedman_tie_range(t, datasets, methods)
+            except ValueError:
+                text += " (too many printed ties to bound)"
+            else:
+                if r["min"] <= r["F_critical"] < r["max"]:
+                    text += (f"; resolving its printed ties gives F from "
+                             f"{r['min']:.2f} to {r['max']:.2f}: the printed "
+                             "precision decides it")
+            parts.append(text)
+        return held, "; ".join(parts)
+    if rule in ("winner", "fastest"):
+        held, parts = True, []
+        metrics = ["seconds"] if rule == "fastest" else _metrics(q)
+        for metric in metrics:
+            t = _table_for(claim, tables, metric)
+            expected = q["method"] if rule == "fastest" else claim["paper"]
+            methods = None if rule == "fastest" else q["methods"]
+            agree, total = 0, 0
+            for d in datasets:
+                want = expected.get(d) if isinstance(expected, dict) else expected
+                if want is None:
+                    continue
+                total += 1
+                agree += want in printed_tables.winners(t, [d], methods)[d]
+            need = 1.0 if rule == "fastest" else float(claim.get("min_fraction", 1))
+            held &= total > 0 and agree / total >= need - 1e-12
+            who = expected if isinstance(expected, str) else "the paper's winner"
+            parts.append(f"the paper's own {t.id} {these}: {who} best on "
+                         f"{agree} of {total}"
+                         + (f" (the claim needs {need:.4g})" if need < 1 else ""))
+        return held, "; ".join(parts)
+    if rule in ("significance", "average_rank"):
+        held, parts = True, []
+        for metric in _metrics(q):
+            t = _table_for(claim, tables, metric)
+            methods = q.get("among") or t.methods
+            ranks = printed_tables.average_ranks(t, datasets, methods)
+            if rule == "average_rank":
+                if "best" in q:
+                    ok = ranks[q["best"]] <= ranks.min() + 1e-12
+                else:
+                    ok = all(ranks[a] < ranks[b]
+                             for a in q["better"] for b in q["worse"])
+                held &= ok
+                parts.append(f"the paper's own {t.id} {these}: first "
+                             f"{ranks.idxmin()} {ranks.min():.2f}")
+                continue
+            test = q.get("test", "bonferroni_dunn").replace("_", "-")
+            cd = printed_tables.critical_differences(len(methods), n)[test]
+            for other in q["others"]:
+                diff = ranks[other] - ranks[q["method"]]
+                got = ("better" if diff > cd else "worse" if -diff > cd
+                       else "similar")
+                held &= got == claim["paper"]
+                parts.append(f"the paper's own {t.id} {these}: {got} than "
+                             f"{other} ({diff:+.2f}, CD {cd:.2f})")
+        return held, "; ".join(parts)
+    raise ValueError(f"claim {claim['id']}: no printed check for a {rule} claim")
+
+
 def _paper_text(claim: Mapping[str, Any]) -> str:
     if "paper_text" in claim:
         return str(claim["paper_text"])
@@ -616,15 +833,33 @@ def _paper_text(claim: Mapping[str, Any]) -> str:
         return "; ".join(f"{k}: {v}" for k, v in paper.items())
     text = str(paper) if paper is not None else ""
     if "tolerance" in claim and claim.get("rule") == "value":
-        text += f" (± {claim['tolerance']})"
+        if claim.get("side") == "no-worse":
+            text += f" (or better; tolerance {_fmt(claim['tolerance'])})"
+        else:
+            text += f" (tolerance ± {_fmt(claim['tolerance'])})"
     return text
 
 
-def evaluate_claim(claim: Mapping[str, Any], results: Results) -> dict[str, str]:
-    """One row of the verdict table."""
-    row = {"claim": claim["id"], "statement": claim["statement"],
-           "source": claim["source"], "paper": _paper_text(claim), "ours": "",
-           "verdict": NOT_CHECKABLE, "note": ""}
+def evaluate_claim(claim: Mapping[str, Any], results: Results,
+                   printed=None) -> dict[str, str]:
+    """One row of the verdict table (columns :data:`COLUMNS`).
+
+    ``printed`` is the study's printed tables
+    (:class:`~mlfsbench.evaluation.printed.PrintedStudy`): a claim naming one
+    (``printed:``) is first computed from the paper's own numbers on the
+    datasets run here, and is ``not checkable here`` when they fail it; our
+    result is still shown.
+    """
+    row = dict.fromkeys(COLUMNS, "")
+    row.update(claim=claim["id"], statement=claim["statement"],
+               source=claim["source"], paper=_paper_text(claim),
+               verdict=NOT_CHECKABLE)
+    if claim.get("weak"):
+        row["robust"] = f"weak claim: {claim['weak']}"
+    try:
+        supported, row["printed"] = _printed_check(claim, results, printed)
+    except NotCheckable:
+        supported = None
     try:
         if claim.get("not_checkable"):
             raise NotCheckable(claim["not_checkable"])
@@ -632,20 +867,40 @@ def evaluate_claim(claim: Mapping[str, Any], results: Results) -> dict[str, str]
         if claim["rule"] != "artificial":
             results.check_params(q.get("expect_params", {}),
                                  _datasets(claim, results)[0])
-        ok, ours, note = RULES[claim["rule"]](claim, results)
+        ok, ours, note, *extra = RULES[claim["rule"]](claim, results)
     except NotCheckable as exc:
         row["note"] = str(exc)
+        if supported is False:
+            row["note"] = (f"the paper's own numbers do not meet the claim on the "
+                           f"datasets run here ({row['printed']}); {exc}")
         return row
     row.update(ours=ours, verdict=REPRODUCED if ok else NOT_REPRODUCED, note=note)
+    for key, value in (extra[0] if extra else {}).items():
+        if key == "robust" and row["robust"]:
+            continue  # a weak claim says so first
+        row[key] = value
+    if supported is False:
+        row["verdict"] = NOT_CHECKABLE
+        row["note"] = "; ".join(
+            x for x in (f"the paper's own numbers do not meet the claim on the "
+                        f"datasets run here ({row['printed']}), so no "
+                        f"reproduction could; ours would be "
+                        f"{REPRODUCED if ok else NOT_REPRODUCED}", note) if x)
     return row
 
 
 def evaluate_claims(data: Mapping[str, Any], experiment: str,
-                    results: Results) -> pd.DataFrame:
-    """The verdict table of one experiment's claims (columns :data:`COLUMNS`)."""
+                    results: Results, printed=None) -> pd.DataFrame:
+    """The verdict table of one experiment's claims (columns :data:`COLUMNS`);
+    ``printed``: the study's printed tables (:func:`evaluate_claim`)."""
     unavailable = data.get("unavailable", {})
-    rows = [evaluate_claim({**c, "_unavailable": unavailable}, results)
-            for c in claims_for(data, experiment)]
+    by_id = {c["id"]: c for c in data["claims"]}
+    rows = []
+    for c in claims_for(data, experiment):
+        extra = {"_unavailable": unavailable}
+        if c.get("ordering", "none") != "none":
+            extra["_companion"] = by_id[c["ordering"]]
+        rows.append(evaluate_claim({**c, **extra}, results, printed))
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
@@ -670,12 +925,29 @@ def results_for(root: PathLike, experiment_config: Mapping[str, Any]) -> Results
                                                                     [])))
 
 
+def printed_path(claims_path: PathLike) -> str | None:
+    """The study's printed tables beside its claims file
+    (``<study>.claims.yaml`` -> ``<study>.printed.yaml``), or None."""
+    path = os.fspath(claims_path)
+    if not path.endswith(".claims.yaml"):
+        return None
+    sibling = path[: -len(".claims.yaml")] + ".printed.yaml"
+    return sibling if os.path.exists(sibling) else None
+
+
 def write_claims(claims_path: PathLike, experiment: str,
                  experiment_config: Mapping[str, Any], root: PathLike,
-                 out: PathLike, html_out: PathLike | None = None) -> pd.DataFrame:
-    """The ``claims`` rule: evaluate and write ``claims.tsv`` (and its HTML)."""
+                 out: PathLike, html_out: PathLike | None = None,
+                 printed: PathLike | None = None) -> pd.DataFrame:
+    """The ``claims`` rule: evaluate and write ``claims.tsv`` (and its HTML).
+
+    ``printed``: the study's printed tables (default: :func:`printed_path`).
+    """
     data = load_claims(claims_path)
-    table = evaluate_claims(data, experiment, results_for(root, experiment_config))
+    printed = printed or printed_path(claims_path)
+    study = printed_tables.load_printed(printed) if printed else None
+    table = evaluate_claims(data, experiment, results_for(root, experiment_config),
+                            study)
     write_text(out, format_table(table))
     if html_out is not None:
         write_text(html_out, verdict_html(table, f"{experiment}: the paper's claims"))
