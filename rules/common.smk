@@ -39,6 +39,7 @@ from mlfsbench.data.rawfiles import (
 )
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER, METRICS
 from mlfsbench.data.split import n_folds
+from mlfsbench.report.claims import printed_path
 from mlfsbench.workflow.stages import batch_folds, fold_batches
 from mlfsbench.workflow.versions import (
     claims_estimators,
@@ -450,6 +451,13 @@ def experiment_stats_files(wildcards):
 def claims_file(wildcards):
     """The claims file of an experiment (its ``claims:`` entry)."""
     return EXPERIMENTS[wildcards.experiment]["claims"]
+
+
+def printed_file(wildcards):
+    """The study's printed tables beside its claims file, if it has them: the
+    claims stage computes claims from the paper's own numbers too."""
+    path = printed_path(claims_file(wildcards))
+    return [path] if path else []
 
 
 def experiment_config(wildcards):

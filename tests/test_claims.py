@@ -364,6 +364,9 @@ def test_write_claims_and_cli(tmp_path, capsys):
     assert main(["claims", str(root)]) == 0
     text = capsys.readouterr().out
     assert "not reproduced" in text and "0.3 (tolerance ± 0.01)" in text
+    # the value claim's spread and how robust its verdict is
+    assert "    ours:  0.1000 ± 0.0100 s.d., n = 2 (difference -0.2000)" in text
+    assert "    robust: beyond fold noise" in text
     assert main(["claims", str(root), "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [r["verdict"] for r in rows] == [REPRODUCED, NOT_REPRODUCED]
@@ -723,3 +726,42 @@ def test_shipped_printed_references_hold_the_claims_metrics(paper):
                 c["id"]
             if isinstance(q["n_features"], int):
                 assert t.n_features == q["n_features"], c["id"]
+
+
+def test_write_claims_reads_the_printed_file_beside_the_claims_file(tmp_path, capsys):
+    root = tmp_path / "results" / "x"
+    (root / "tables").mkdir(parents=True)
+    summary_frame().to_csv(root / "tables" / "summary.tsv", sep="\t", index=False)
+    printed = {"study": "x", "paper": "p", "source": "text", "tables": [{
+        "id": "Table 1", "caption": "c", "kind": "values", "metric": "hamming_loss",
+        "n_features": 2, "decimals": 2, "methods": ["good", "mid", "bad"],
+        "values": {"a": {"good": "0.10", "mid": "0.20", "bad": "0.30"},
+                   "b": {"good": "0.11", "mid": "0.12", "bad": "0.30"}}}]}
+    (tmp_path / "x.printed.yaml").write_text(yaml.safe_dump(printed))
+    q = {"metric": "hamming_loss", "methods": ["good", "mid", "bad"], "n_features": 2}
+    claims = tmp_path / "x.claims.yaml"
+    claims.write_text(yaml.safe_dump({
+        "study": "x", "paper": "p", "experiment": "x",
+        "claims": [{**claim("winner", quantity=q, paper="good", printed="Table 1"),
+                    "id": "good-wins"},
+                   {**claim("winner", quantity=q, paper="mid", printed="Table 1"),
+                    "id": "mid-wins"}]}))
+    config = {"datasets": ["a", "b"],
+              "selectors": [{"name": "good"}, {"name": "mid"}, {"name": "bad"}]}
+    out = root / "tables" / "claims.tsv"
+    table = write_claims(claims, "x", config, root, out).set_index("claim")
+    # the paper's own table: good best on both datasets, so 'good wins' is
+    # judged on ours (good on both at K = 2) ...
+    assert table.at["good-wins", "verdict"] == REPRODUCED
+    assert table.at["good-wins", "printed"] == (
+        "the paper's own Table 1 on these 2 datasets: good best on 2 of 2")
+    # ... and 'mid wins' fails on the paper's own numbers: not checkable
+    assert table.at["mid-wins", "verdict"] == NOT_CHECKABLE
+    assert table.at["mid-wins", "note"].startswith(
+        "the paper's own numbers do not meet the claim on the datasets run here: "
+        "the paper's own Table 1 on these 2 datasets: mid best on 0 of 2")
+    assert main(["claims", str(root)]) == 0
+    text = capsys.readouterr().out
+    assert "    printed: the paper's own Table 1 on these 2 datasets: mid best on " \
+           "0 of 2" in text
+    assert "1 reproduced, 1 not checkable here" in text
