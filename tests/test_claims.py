@@ -765,3 +765,38 @@ def test_write_claims_reads_the_printed_file_beside_the_claims_file(tmp_path, ca
     assert "    printed: the paper's own Table 1 on these 2 datasets: mid best on " \
            "0 of 2" in text
     assert "1 reproduced, 1 not checkable here" in text
+
+
+def test_better_cells_decided_within_fold_noise(results):
+    # K = 2: good 0.10 / 0.11 against mid 0.20 / 0.21, s.d. 0.01: beyond
+    q = {"metric": "hamming_loss", "datasets": ["a", "b"], "better": ["good"],
+         "worse": ["mid"], "n_features": 2}
+    row = verdict(claim("better", quantity=q), results)
+    assert (row["verdict"], row["robust"], row["n"], row["note"]) == (
+        REPRODUCED, "beyond fold noise", "2", "")
+    # the same means with an s.d. of 0.15: both cells could flip
+    noisy = summary_frame().assign(std=0.15)
+    row = verdict(claim("better", quantity=q), Results("nowhere", summary=noisy))
+    assert (row["verdict"], row["robust"]) == (REPRODUCED, "within fold noise")
+    assert row["note"] == "2 of 2 cells decided by less than one s.d. over folds"
+    # one noisy cell of two with min_fraction 0.5: the verdict stands
+    one = noisy.assign(std=[0.15 if d == "a" else 0.01 for d in noisy["dataset"]])
+    row = verdict(claim("better", quantity=q, min_fraction=0.5),
+                  Results("nowhere", summary=one))
+    assert (row["verdict"], row["robust"]) == (REPRODUCED, "beyond fold noise")
+    assert row["note"] == "1 of 2 cells decided by less than one s.d. over folds"
+
+
+def test_winner_cells_decided_within_fold_noise(results):
+    # K = 1 on b: mid 0.05 wins against good 0.13 (s.d. 0.01): beyond
+    q = {"metric": "hamming_loss", "datasets": ["b"],
+         "methods": ["good", "mid", "bad"], "n_features": 1}
+    row = verdict(claim("winner", quantity=q, paper="mid"), results)
+    assert (row["verdict"], row["robust"]) == (REPRODUCED, "beyond fold noise")
+    noisy = Results("nowhere", summary=summary_frame().assign(std=0.1))
+    row = verdict(claim("winner", quantity=q, paper="good"), noisy)
+    assert (row["verdict"], row["robust"]) == (NOT_REPRODUCED, "within fold noise")
+    # the rank score over K has no spread to compare with
+    row = verdict(claim("winner", quantity={**q, "n_features": "mean-rank"},
+                        paper="mid"), noisy)
+    assert row["robust"] == ""

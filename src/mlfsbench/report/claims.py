@@ -467,10 +467,15 @@ def _cells(claim, results):
 
 
 def _rule_winner(claim, results):
+    """The paper's winner is among the best on each cell; at a single K (not
+    ``mean-rank``) each cell also says whether a gap smaller than the s.d.
+    over folds decides it: an agreeing cell when the nearest other method is
+    that close, a disagreeing one when the winner is (:class:`_Noise`)."""
     q, datasets, metrics, note = _cells(claim, results)
     expected = claim["paper"]
     n_features = q.get("n_features", "mean")
     agree, total, parts = 0, 0, []
+    noise = _Noise() if n_features != "mean-rank" else None
     for metric in metrics:
         greater = _greater(metric) and n_features != "mean-rank"
         for d in datasets:
@@ -482,32 +487,54 @@ def _rule_winner(claim, results):
             winners = [m for m, v in scores.items() if np.isclose(v, best)]
             total += 1
             agree += want in winners
+            if noise is not None and want in scores:
+                sd, n = _spreads(results, metric, d, q["methods"], n_features)
+                if want in winners:
+                    rivals = [m for m in scores if m != want]
+                else:
+                    rivals = winners
+                noise.add(want in winners,
+                          any(abs(scores[want] - scores[m]) < max(sd[want], sd[m])
+                              for m in rivals), n)
             label = f"{d}" if len(metrics) == 1 else f"{metric}/{d}"
             parts.append(f"{label}: {'='.join(winners)}")
     if total == 0:
         raise NotCheckable("the paper names no winner on the datasets run here")
     need = float(claim.get("min_fraction", 1.0))
     ours = f"winner agrees on {agree} of {total} ({'; '.join(parts)})"
-    return agree / total >= need - 1e-12, ours, note
+    ok = agree / total >= need - 1e-12
+    if noise is None:
+        return ok, ours, note
+    extra, noise_note = noise.verdict(agree, total, need)
+    return ok, ours, "; ".join(x for x in (note, noise_note) if x), extra
 
 
 def _rule_better(claim, results):
+    """Every ``better`` method beats every ``worse`` one on each cell; at a
+    single K (or ``all``, ``selected``, ``best``, ``mean``) each cell also
+    says whether a gap smaller than the s.d. over folds decides it
+    (:class:`_Noise`)."""
     q, datasets, metrics, note = _cells(claim, results)
     n_features = q.get("n_features", "mean")
     names = list(q["better"]) + list(q["worse"])
+    pairs = [(a, b) for a in q["better"] for b in q["worse"]]
     held, total, failed = 0, 0, []
+    noise = _Noise() if n_features != "every" else None
     for metric in metrics:
         greater = _greater(metric)
         for d in datasets:
             total += 1
             if n_features == "every":
                 c = results.curves(metric, d, names)
-                ok = all(_better(c[a], c[b], greater).all()
-                         for a in q["better"] for b in q["worse"])
+                ok = all(_better(c[a], c[b], greater).all() for a, b in pairs)
             else:
                 s = results.scores(metric, d, names, n_features)
-                ok = all(_better(s[a], s[b], greater)
-                         for a in q["better"] for b in q["worse"])
+                ok = all(_better(s[a], s[b], greater) for a, b in pairs)
+                sd, n = _spreads(results, metric, d, names, n_features)
+                deciding = pairs if ok else [(a, b) for a, b in pairs
+                                             if not _better(s[a], s[b], greater)]
+                noisy = [abs(s[a] - s[b]) < max(sd[a], sd[b]) for a, b in deciding]
+                noise.add(ok, any(noisy) if ok else all(noisy), n)
             held += ok
             if not ok:
                 failed.append(d if len(metrics) == 1 else f"{metric}/{d}")
@@ -515,7 +542,53 @@ def _rule_better(claim, results):
     ours = f"holds in {held} of {total}"
     if failed:
         ours += f" (not on {', '.join(failed)})"
-    return held / total >= need - 1e-12, ours, note
+    ok = held / total >= need - 1e-12
+    if noise is None:
+        return ok, ours, note
+    extra, noise_note = noise.verdict(held, total, need)
+    return ok, ours, "; ".join(x for x in (note, noise_note) if x), extra
+
+
+def _spreads(results, metric, dataset, names, n_features):
+    """Each method's s.d. over folds on one cell (nan as 0) and the cell's
+    smallest number of folds."""
+    sd, n = {}, []
+    for name in names:
+        _, s, k = results.cell(metric, dataset, name, n_features)
+        sd[name] = s if np.isfinite(s) else 0.0
+        n.append(k)
+    return sd, min(n)
+
+
+class _Noise:
+    """Cells of a verdict decided by less than one s.d. over folds.
+
+    A held cell is noisy when one of its comparisons is closer than the
+    larger s.d. of the two methods; a failed cell when all its failing
+    comparisons are. The verdict is ``within fold noise`` when flipping the
+    noisy cells could change it.
+    """
+
+    def __init__(self):
+        self.noisy_held = self.noisy_failed = 0
+        self.n = None
+
+    def add(self, held: bool, noisy: bool, n: int) -> None:
+        self.noisy_held += held and noisy
+        self.noisy_failed += (not held) and noisy
+        self.n = n if self.n is None else min(self.n, n)
+
+    def verdict(self, held: int, total: int, need: float) -> tuple[dict, str]:
+        if not self.n or self.n <= 1:
+            return {"n": str(self.n or ""), "robust": "no spread (n = 1)"}, ""
+        ok = held / total >= need - 1e-12
+        flips = ((held - self.noisy_held) / total < need - 1e-12 if ok
+                 else (held + self.noisy_failed) / total >= need - 1e-12)
+        noisy = self.noisy_held + self.noisy_failed
+        note = (f"{noisy} of {total} cells decided by less than one s.d. over "
+                f"folds" if noisy else "")
+        return ({"n": str(self.n), "robust": WITHIN_NOISE if flips else BEYOND_NOISE},
+                note)
 
 
 def _rule_average_rank(claim, results):
