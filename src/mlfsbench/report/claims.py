@@ -19,9 +19,12 @@ verdict:
 The rules (``rule:`` of a claim):
 
 ``value``
-    one number: ``|ours - paper| <= tolerance``. ``n_features`` is a K of the
+    one number: ``|ours - paper| <= tolerance`` (``side: no-worse``: ours may
+    be better by any amount). ``n_features`` is a K of the
     grid, ``all`` (all features), ``selected``, ``best`` (best over the
-    integer K) or ``mean`` (mean over them).
+    integer K) or ``mean`` (mean over them). A value on one of several
+    compared methods names the claim ordering its cell (``ordering:``), and
+    is not reproduced while worse than every other method there.
 ``winner``
     on each dataset (and metric), the best of ``methods`` at ``n_features``
     (``mean-rank`` ranks the methods among themselves at each K and averages
@@ -67,7 +70,10 @@ The rules (``rule:`` of a claim):
 
 A claim naming only datasets that the experiment does not run, or carrying
 ``not_checkable:`` (e.g. the runtime of a method the project has not
-implemented), is ``not checkable here`` with that reason.
+implemented), is ``not checkable here`` with that reason; so is a claim
+naming printed tables (``printed:``) that the paper's own numbers fail on the
+datasets run here (:func:`evaluate_claim`). Each row says how robust its
+verdict is against the spread over folds (:data:`COLUMNS`).
 """
 
 from __future__ import annotations
