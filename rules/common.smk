@@ -72,6 +72,7 @@ transform_name, transform_params = PLAN.transform_name, PLAN.transform_params
 classifier_name, classifier_params = PLAN.classifier_name, PLAN.classifier_params
 grid, labels, stats_options = PLAN.grid, PLAN.labels, PLAN.stats_options
 claims_file, experiment_config = PLAN.claims_file, PLAN.experiment_config
+printed_file = PLAN.printed_file  # the paper's printed tables beside its claims
 headline_metric, provenance_config = PLAN.headline_metric, PLAN.provenance_config
 experiment_datasets, stats_metrics = PLAN.experiment_datasets, PLAN.stats_metrics
 

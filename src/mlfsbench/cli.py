@@ -371,8 +371,14 @@ def cmd_claims(args) -> int:
                   f"({row['source']})")
             print(f"    {row['statement']}")
             print(f"    paper: {row['paper']}")
+            # printed (the paper's own table on the datasets run here) and
+            # robust are newer columns: older verdict tables lack them
+            if row.get("printed"):
+                print(f"    printed: {row['printed']}")
             if row["ours"]:
                 print(f"    ours:  {row['ours']}")
+            if row.get("robust"):
+                print(f"    robust: {row['robust']}")
             if row["note"]:
                 print(f"    note:  {row['note']}")
     verdicts = list(_COLOURS)

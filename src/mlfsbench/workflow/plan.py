@@ -32,6 +32,7 @@ from mlfsbench.data.rawfiles import raw_files, verify_raw_files
 from mlfsbench.data.split import n_folds
 from mlfsbench.data.table import DatasetSpec
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER, METRICS
+from mlfsbench.evaluation.printed import printed_path
 from mlfsbench.workflow.config import (
     all_features_id,
     applies_to,
@@ -347,6 +348,13 @@ class Plan:
     def claims_file(self, wildcards) -> str:
         """The claims file of an experiment (its ``claims:`` entry)."""
         return self.experiments[wildcards.experiment]["claims"]
+
+
+    def printed_file(self, wildcards) -> list[str]:
+        """The study's printed tables beside its claims file, if it has them
+        (the claims stage computes claims from the paper's own numbers too)."""
+        path = printed_path(self.claims_file(wildcards))
+        return [path] if path else []
 
     def experiment_config(self, wildcards) -> dict[str, Any]:
         """An experiment's config, for the claims stage's method names."""
