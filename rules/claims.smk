@@ -3,6 +3,7 @@
 rule claims:
     input:
         claims=claims_file,
+        printed=printed_file,
         summary=rules.aggregate.output.summary,
         runtime=rules.runtime.output.table,
         stats=experiment_stats_files,

@@ -204,7 +204,7 @@ def test_automatic_p_is_written_to_the_selection_record():
     # their largest t, as JSON; a fixed p is recorded as given.
     import json
 
-    from mlfsbench.workflow.stages import select_fold
+    from mlfsbench.workflow.folds import select_fold
 
     X, Y = problem1(3, n=300)
     names = [f"f{i + 1}" for i in range(X.shape[1])]

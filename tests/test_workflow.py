@@ -306,8 +306,8 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, completed, mirror):
     # doquire2013-pruning adds 22 select and 22 classify jobs (11 fixed p on
     # emotions and yeast), lee2016-labels 32 and 32 (8 settings of |Y| on 4
     # datasets).
-    ("config.yaml", {"download": 38, "prepare": 18, "select": 264,
-                     "classify": 302}, 1000),
+    ("config.yaml", {"download": 38, "prepare": 18, "select": 284,
+                     "classify": 322}, 1000),
     ("quick.yaml", {"download": 6, "prepare": 2, "select": 2, "classify": 4}, 46),
 ])
 def test_shipped_configs_dry_run(tmp_path, mirror, name, expected, most):
@@ -379,7 +379,7 @@ def test_more_repeats_add_only_the_new_folds(completed, mirror):
     # third fold is the third repeat of a 3-repeat split
     from mlfsbench.data import Dataset
     from mlfsbench.data.split import make_splits
-    from mlfsbench.workflow.stages import load_fold
+    from mlfsbench.workflow.folds import load_fold
 
     Y = Dataset.load(completed / "data/prepared/emotions.npz").Y
     pairs = make_splits({"type": "holdout", "test_size": 0.5, "repeats": 3}, Y)

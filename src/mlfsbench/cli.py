@@ -78,7 +78,7 @@ def cmd_select(args) -> int:
     whose training part is every instance); the JSON is its record."""
     from mlfsbench.data import load_dataset
     from mlfsbench.workflow.config import check_params
-    from mlfsbench.workflow.stages import discretize_fold, fold_data, select_fold
+    from mlfsbench.workflow.folds import discretize_fold, fold_data, select_fold
 
     if args.n_features is not None and args.n_features < 1:
         raise ValueError(
@@ -113,7 +113,7 @@ def cmd_evaluate(args) -> int:
     """The classify stage's per-fold functions (fit and predict, then every
     metric) on a train/test pair, at one feature subset."""
     from mlfsbench.data import load_mulan
-    from mlfsbench.workflow.stages import classify_fold, evaluate_fold, fold_data
+    from mlfsbench.workflow.folds import classify_fold, evaluate_fold, fold_data
 
     ds = load_mulan([args.train, args.test], args.xml, name=args.name,
                     nominal=args.nominal, targets=args.targets,
@@ -371,8 +371,14 @@ def cmd_claims(args) -> int:
                   f"({row['source']})")
             print(f"    {row['statement']}")
             print(f"    paper: {row['paper']}")
+            # printed (the paper's own table on the datasets run here) and
+            # robust are newer columns: older verdict tables lack them
+            if row.get("printed"):
+                print(f"    printed: {row['printed']}")
             if row["ours"]:
                 print(f"    ours:  {row['ours']}")
+            if row.get("robust"):
+                print(f"    robust: {row['robust']}")
             if row["note"]:
                 print(f"    note:  {row['note']}")
     verdicts = list(_COLOURS)
@@ -517,7 +523,8 @@ def build_parser() -> argparse.ArgumentParser:
         "kill); further arguments go to Snakemake, e.g. --cores all",
         description="Run the Snakemake workflow of the current directory "
         "with safe recovery\nafter a killed run.", epilog=RUN_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False)  # Snakemake's --config is not our --configfile
     p.add_argument("--cores", metavar="N",
                    help="cores Snakemake may use: a number or 'all' (passed to "
                         "Snakemake; default: Snakemake's)")
