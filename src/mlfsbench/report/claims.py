@@ -1049,7 +1049,8 @@ def write_claims(claims_path: PathLike, experiment: str,
                  printed: PathLike | None = None) -> pd.DataFrame:
     """The ``claims`` rule: evaluate and write ``claims.tsv`` (and its HTML).
 
-    ``printed``: the study's printed tables (default: :func:`~mlfsbench.evaluation.printed.printed_path`).
+    ``printed``: the study's printed tables (default: the file beside the
+    claims file, :func:`mlfsbench.evaluation.printed.printed_path`).
     """
     data = load_claims(claims_path)
     printed = printed or printed_tables.printed_path(claims_path)
