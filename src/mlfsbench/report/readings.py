@@ -11,7 +11,9 @@ own ``tables/claims.tsv``. :func:`combine_readings` puts them side by side:
     ``favoured`` marking the experiment's own run;
 ``tables/robust_claims.tsv``
     the favoured ``claims.tsv`` (its verdict stays the main one), plus
-    ``robustness`` and one ``verdict:<reading>=<option>`` column per variant.
+    ``robustness``, ``favoured`` (the options of the main verdict,
+    ``<reading>=<option>, ...``) and one ``verdict:<reading>=<option>`` column
+    per variant.
 
 The robustness word (:func:`robustness`) is ``<verdict> under every
 reading`` when every run gives the same verdict, else ``depends on
@@ -115,6 +117,8 @@ def combine_readings(favoured: pd.DataFrame,
     long = pd.DataFrame(rows, columns=READINGS_COLUMNS)
     robust = favoured.copy()
     robust["robustness"] = words
+    robust["favoured"] = ", ".join(f"{r}={spec['favoured']}"
+                                   for r, spec in readings.items())
     for name, values in columns.items():
         robust[name] = values
     return long, robust

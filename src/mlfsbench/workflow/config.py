@@ -780,9 +780,27 @@ def variant_name(experiment: str, reading: str, option: str) -> str:
     return f"{experiment}{VARIANT_MARK}{reading}-{option}"
 
 
+def _entry_names(entries: list[dict[str, Any]]) -> dict[str, int]:
+    """The names an override may give an entry, to its position: its id, and
+    its registry name when no other entry has it.
+
+    >>> _entry_names([{"name": "mlknn", "params": {"k": 7}}, {"id": "a", "name": "x"},
+    ...               {"id": "b", "name": "x"}])
+    {'mlknn-b62dc272': 0, 'mlknn': 0, 'a': 1, 'b': 2}
+    """
+    names = [e["name"] for e in entries]
+    out: dict[str, int] = {}
+    for i, entry in enumerate(entries):
+        out[method_id(entry)] = i
+        if names.count(entry["name"]) == 1:
+            out.setdefault(entry["name"], i)
+    return out
+
+
 def check_readings(name: str, experiment: dict[str, Any]) -> None:
     """An experiment's readings must favour one of their options and override
-    only entries (by id) and datasets the experiment has; raise ValueError.
+    only entries (by id, or registry name when one entry has it) and datasets
+    the experiment has; raise ValueError.
 
     >>> x = {"datasets": ["d"], "selectors": [{"name": "mim-br"}],
     ...      "classifiers": [{"id": "c", "name": "mlknn"}], "n_features": [1],
@@ -805,12 +823,12 @@ def check_readings(name: str, experiment: dict[str, Any]) -> None:
         for option, override in options.items():
             at = f"{where}: reading {reading!r}, option {option!r}"
             for key in _OVERRIDE_KINDS:
-                ids = [method_id(e) for e in experiment.get(key) or []]
+                known = _entry_names(experiment.get(key) or [])
                 for ident in (override.get(key) or {}):
-                    if ident not in ids:
+                    if ident not in known:
                         raise ValueError(
                             f"{at}: {key} has no entry {ident!r} (its ids: "
-                            f"{', '.join(ids) or 'none'})")
+                            f"{', '.join(known) or 'none'})")
             extra = set(override.get("dataset_n_features") or {}) \
                 - set(experiment["datasets"])
             if extra:
@@ -839,11 +857,10 @@ def apply_option(experiment: dict[str, Any],
     out = json.loads(json.dumps({k: v for k, v in experiment.items()
                                  if k != "readings"}))
     for key in _OVERRIDE_KINDS:
-        changes = override.get(key) or {}
-        for entry in out.get(key) or []:
-            change = changes.get(method_id(entry))
-            if not change:
-                continue
+        entries = out.get(key) or []
+        index = _entry_names(entries)
+        for ident, change in (override.get(key) or {}).items():
+            entry = entries[index[ident]]
             entry["id"] = method_id(entry)
             if "name" in change:
                 entry["name"] = change["name"]
