@@ -423,3 +423,26 @@ def test_raw_files_of_the_plan():
         "data/raw/emotions/labels.xml", "data/raw/emotions/test.arff",
         "data/raw/emotions/train.arff"]
     assert all(len(checksum) >= 40 for _, checksum in files)
+
+
+def test_an_option_swaps_a_selector_and_keeps_its_name_in_the_tables():
+    config = two_datasets()
+    config["experiments"]["x"]["readings"] = {"relevance": {
+        "about": "the paper names no estimator", "favoured": "mi",
+        "options": {"mi": {}, "gain": {"selectors": {"chi2-lp": {"name": "mim-br"}}}}}}
+    plan = plan_of(config)
+    assert list(plan.experiments) == ["x", "x~relevance-gain"]
+    main = {j.labels["selector"]: j.keys["selector"]
+            for j in plan.outputs("x", "select") if j.keys["dataset"] == "emotions"}
+    swapped = {j.labels["selector"]: j.keys["selector"]
+               for j in plan.outputs("x~relevance-gain", "select")
+               if j.keys["dataset"] == "emotions"}
+    # the entry keeps its table name (its id as written) and runs the other
+    # selector, with its own discretization (the default: equal-width 5)
+    assert set(swapped) == set(main)
+    chi2 = next(k for k in main if k.startswith("chi2-lp"))
+    assert main[chi2].startswith("chi2-lp") and swapped[chi2].startswith("mim-br-")
+    assert swapped[chi2] not in main.values()
+    assert {k: v for k, v in swapped.items() if k != chi2} == {
+        k: v for k, v in main.items() if k != chi2}
+    assert plan.study_of("x~relevance-gain") == "x" and plan.study_of("x") == "x"
