@@ -690,3 +690,31 @@ def test_readings_dry_run_schedules_each_variants_claims_and_the_combine(
     assert sorted(w["experiment"] for r, w in jobs if r == "claims") == [
         "tiny", "tiny~grid-wide", "tiny~mlknn-scale-scaled"]
     assert [w for r, w in jobs if r == "readings"] == [{"experiment": "tiny"}]
+
+
+def test_readings_run_judges_each_claim_under_every_reading(tmp_path, completed,
+                                                            mirror):
+    """The readings config run after tiny: only the variants' jobs are new;
+    the claim (Hamming loss near the scaled value) holds under the scaled
+    reading only, and the claims command says so."""
+    workdir = tmp_path / "readings"
+    shutil.copytree(completed, workdir, symlinks=True)
+    configfile = readings_config(workdir)
+    new = rules_of(planned(workdir, mirror, configfile))
+    # scaled is tiny as run: only raw (grid + all) and the wide grid classify
+    assert {r: new[r] for r in ("select", "classify", "claims", "readings")} == {
+        "select": 0, "classify": 3, "claims": 3, "readings": 1}
+    run(workdir, mirror, configfile)
+    robust = pd.read_csv(workdir / "results/tiny/tables/robust_claims.tsv", sep="\t")
+    row = robust.iloc[0]
+    assert (row["verdict"], row["verdict:mlknn-scale=scaled"],
+            row["verdict:grid=wide"]) == ("not reproduced", "reproduced",
+                                          "not reproduced")
+    assert row["robustness"] == "depends on mlknn-scale: reproduced with scaled"
+    assert row["favoured"] == "grid=paper, mlknn-scale=raw"
+    long = pd.read_csv(workdir / "results/tiny/tables/readings.tsv", sep="\t")
+    assert len(long) == 4
+    out = subprocess.run([str(BIN / "mlfsbench"), "claims", "results/tiny"],
+                         cwd=workdir, capture_output=True, text=True).stdout
+    assert "robustness: depends on mlknn-scale: reproduced with scaled" in out
+    assert planned(workdir, mirror, configfile) == []

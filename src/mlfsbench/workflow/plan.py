@@ -18,6 +18,12 @@ The "all" point of a grid runs once per dataset, split, classifier and
 input (raw features or one discretization's codes), not once per selector:
 its rows join every selector's table (:func:`~mlfsbench.workflow.config.
 split_full_point`).
+
+An experiment's ``readings`` (the choices its paper leaves open) expand into
+the experiment under their favoured options and one variant per other option
+(:func:`~mlfsbench.workflow.config.expand_readings`); a variant's jobs are
+the experiment's where the option changes nothing, so only what it changes
+runs again.
 """
 
 from __future__ import annotations
