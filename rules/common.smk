@@ -21,6 +21,9 @@ validate(config, str(CONFIG_SCHEMA))
 PLAN = make_plan(config)
 PLAN.verify_raw_files(".snakemake/mlfsbench-raw-verified.json")
 EXPERIMENTS, ENTRIES, GRIDS = PLAN.experiments, PLAN.entries, PLAN.grids
+# The configured experiments, without the variants of their readings (which
+# run only as far as their verdict tables).
+MAIN_EXPERIMENTS = PLAN.main_experiments
 KEEP_PREDICTIONS = PLAN.keep_predictions
 
 
@@ -75,6 +78,28 @@ claims_file, experiment_config = PLAN.claims_file, PLAN.experiment_config
 printed_file = PLAN.printed_file  # the paper's printed tables beside its claims
 headline_metric, provenance_config = PLAN.headline_metric, PLAN.provenance_config
 experiment_datasets, stats_metrics = PLAN.experiment_datasets, PLAN.stats_metrics
+
+
+def study_of(wildcards):
+    """The experiment whose claims a (variant) experiment is judged on."""
+    return PLAN.study_of(wildcards.experiment)
+
+
+def variant_claims(wildcards):
+    """The verdict tables of an experiment's variants, in declaration order."""
+    out = rules.claims.output.table
+    return [out.format(experiment=v) for v, _, _ in PLAN.variants[wildcards.experiment]]
+
+
+def readings_spec(wildcards):
+    """An experiment's readings and its variants' (reading, option), in order."""
+    e = wildcards.experiment
+    return canonical(
+        {
+            "readings": PLAN.readings[e],
+            "variants": [[r, o] for _, r, o in PLAN.variants[e]],
+        }
+    )
 
 
 def raw_sha256(wildcards):
@@ -168,22 +193,28 @@ def stats_files(wildcards):
 
 
 def claims_targets():
-    """The verdict table of every experiment that has a claims file."""
+    """The verdict table of every configured experiment that has a claims
+    file, and of one with readings, its verdicts under each reading (the
+    variants' verdict tables are the readings rule's inputs)."""
     out = rules.claims.output.table
-    return [out.format(experiment=e) for e, x in EXPERIMENTS.items() if x.get("claims")]
+    robust = rules.readings.output.robust
+    claims = {e: x for e, x in MAIN_EXPERIMENTS.items() if x.get("claims")}
+    return [out.format(experiment=e) for e in claims] + [
+        robust.format(experiment=e) for e in claims if e in PLAN.readings
+    ]
 
 
 def summary_inputs():
     """What the summary page shows: verdicts, CD diagrams, headline figures."""
     out = claims_targets()
-    for e in EXPERIMENTS:
+    for e in MAIN_EXPERIMENTS:
         out += [rules.headline.output.png.format(experiment=e), *_stats(e, "cd")]
     return out
 
 
 def all_targets():
     out = claims_targets() + [rules.summary.output.html]
-    for e, x in EXPERIMENTS.items():
+    for e, x in MAIN_EXPERIMENTS.items():
         tables = [rules.datasets_report.output.table, rules.provenance.output.text]
         tables += [rules.aggregate.output.metrics, rules.aggregate.output.summary]
         tables += [rules.ranks.output.table, rules.runtime.output.table]

@@ -19,8 +19,8 @@ from mlfsbench.workflow.config import (
     applies_to,
     cache_id,
     classifier_input,
+    dataset_feature_counts,
     discretization_id,
-    feature_counts,
     grid_id,
     input_kind,
     method_id,
@@ -39,12 +39,16 @@ from mlfsbench.workflow.plan import (
 from .conftest import REPO_ROOT
 
 
-def plan_of(config: dict):
+def plan_of(config: dict, readings: bool = True):
     """The plan of a config as the workflow builds it (read, schema-checked
-    with its defaults filled), from the repository's root."""
+    with its defaults filled), from the repository's root; without the
+    experiments' readings when ``readings`` is false."""
     config = copy.deepcopy(config)
     read_config(config, "test")
     validate(config, str(CONFIG_SCHEMA))
+    if not readings:
+        for x in config["experiments"].values():
+            x.pop("readings", None)
     return make_plan(config)
 
 
@@ -88,8 +92,8 @@ def independent_counts(config: dict) -> dict[str, int]:
     all-features job per (dataset, protocol, batch, classifier, input)."""
     select, classify, transform = set(), set(), set()
     for x in config["experiments"].values():
-        grid, full = split_full_point(feature_counts(x["n_features"]))
         for d in x["datasets"]:
+            grid, full = split_full_point(dataset_feature_counts(x, d))
             for spec in x["splits"].values():
                 for b in fold_batches(n_folds(spec), config.get("fold_batch")):
                     base = (d, split_id(spec), b, x["seed"])
@@ -145,14 +149,89 @@ DRY_RUN = {
 }
 
 
+# The same with the readings the studies declare (issue 26): each experiment
+# under its favoured options plus one variant per other option. config.yaml:
+# 705 -> 914 jobs in the dry run (select 210 -> 213: doquire2013's extended
+# grid searches 100 steps; classify 248 -> 397; and per variant aggregate,
+# runtime, stats and claims, per study one readings job).
+WITH_READINGS = {
+    # (+20 select and classify of Sechidis 2019's multi-target and
+    # sensitivity experiments, +22 of doquire2013-pruning and +32 of
+    # lee2016-labels, which declare no readings)
+    "config.yaml": dict(DRY_RUN["config.yaml"], select=287, classify=471),
+    # grid: extended (K = 1..100): 3 selections, 3 x 3 classifications
+    "papers/doquire2013.yaml": dict(DRY_RUN["papers/doquire2013.yaml"],
+                                    select=34, classify=43),
+    # favoured raw + per-figure grids (32), scaled (32), union grid (28)
+    "papers/li2017.yaml": dict(DRY_RUN["papers/li2017.yaml"], classify=92),
+    # criterion: the favoured released-code makes group-jmi-rand the
+    # group-jmi-rand-released entry (90 classify), paper adds its 8; raw
+    # scaling 9 selectors x 8 datasets + 8 all-features
+    "papers/sechidis2019.yaml": dict(DRY_RUN["papers/sechidis2019.yaml"],
+                                     classify=198),
+}
+
+
 @pytest.mark.parametrize("name", sorted(DRY_RUN))
 def test_job_counts_of_shipped_configs(name):
     config = load(name)
-    plan = plan_of(config)
-    counts = job_counts(plan)
-    assert counts == DRY_RUN[name]
-    assert {k: counts[k] for k in ("select", "classify", "transform")
-            if k in counts} == independent_counts(plan.config)
+    for readings, expected in ((False, DRY_RUN), (True, WITH_READINGS)):
+        plan = plan_of(config, readings)
+        counts = job_counts(plan)
+        assert counts == expected.get(name, DRY_RUN[name])
+        assert {k: counts[k] for k in ("select", "classify", "transform")
+                if k in counts} == independent_counts(plan.config)
+
+
+def keys_of(plan, experiment: str, kind: str) -> set:
+    return {tuple(sorted(j.keys.items())) for j in plan.outputs(experiment, kind)}
+
+
+def test_a_variant_shares_every_job_it_does_not_change():
+    plan = plan_of(load("papers/li2017.yaml"))
+    assert plan.variants["li2017"] == [
+        ("li2017~mlknn-scale-scaled", "mlknn-scale", "scaled"),
+        ("li2017~grid-union", "grid", "union")]
+    assert set(plan.main_experiments) == {"li2017", "li2017-compare"}
+    assert plan.study_of("li2017-compare~grid-union") == "li2017-compare"
+    main = {k: keys_of(plan, "li2017", k) for k in ("select", "classify")}
+    # scaling changes the classifier only: no selection of its own, the
+    # classifications of every selector (28) and the all-features point (4)
+    scaled = {k: keys_of(plan, "li2017~mlknn-scale-scaled", k) - main[k]
+              for k in main}
+    assert (len(scaled["select"]), len(scaled["classify"])) == (0, 32)
+    # the grid changes the grid only: the all-features point is shared
+    union = {k: keys_of(plan, "li2017~grid-union", k) - main[k] for k in main}
+    assert (len(union["select"]), len(union["classify"])) == (0, 28)
+    assert {dict(k)["grid"] for k in union["classify"]} == {
+        grid_id(split_full_point(dataset_feature_counts(
+            plan.experiments["li2017~grid-union"], "enron"))[0])}
+    # the compare experiment's variants add nothing to li2017's
+    both = set()
+    for e in plan.experiments:
+        if e.startswith("li2017~") or e == "li2017":
+            both |= keys_of(plan, e, "classify")
+    for e in ("li2017-compare", "li2017-compare~mlknn-scale-scaled",
+              "li2017-compare~grid-union"):
+        assert keys_of(plan, e, "classify") <= both
+
+
+def test_favoured_options_run_under_the_experiments_name():
+    plan = plan_of(load("papers/li2017.yaml"))
+    main = plan.experiments["li2017"]
+    scaled = plan.experiments["li2017~mlknn-scale-scaled"]
+    assert main["classifiers"][0]["params"] == {"k": 10, "s": 1.0, "scale": False}
+    # the scaled option is the entry as written: today's cache id
+    assert cache_id(scaled["classifiers"][0], "enron", "classifier") \
+        == "mlknn-43d785ff"
+    assert main["dataset_n_features"]["emotions"] == ["1..72", "all"]
+    assert dataset_feature_counts(main, "medical")[:2] == [10, 20]
+    assert dataset_feature_counts(plan.experiments["li2017~grid-union"],
+                                  "medical")[:2] == [1, 2]
+    assert "readings" not in main
+    assert plan.readings["li2017"]["grid"]["favoured"] == "paper-figure"
+    # the union of the per-dataset grids is the experiment's (tables, stability)
+    assert plan.grids["li2017"][:3] == [1, 2, 3] and 300 in plan.grids["li2017"]
 
 
 def test_config_yaml_is_the_five_studies():
@@ -351,3 +430,26 @@ def test_raw_files_of_the_plan():
         "data/raw/emotions/labels.xml", "data/raw/emotions/test.arff",
         "data/raw/emotions/train.arff"]
     assert all(len(checksum) >= 40 for _, checksum in files)
+
+
+def test_an_option_swaps_a_selector_and_keeps_its_name_in_the_tables():
+    config = two_datasets()
+    config["experiments"]["x"]["readings"] = {"relevance": {
+        "about": "the paper names no estimator", "favoured": "mi",
+        "options": {"mi": {}, "gain": {"selectors": {"chi2-lp": {"name": "mim-br"}}}}}}
+    plan = plan_of(config)
+    assert list(plan.experiments) == ["x", "x~relevance-gain"]
+    main = {j.labels["selector"]: j.keys["selector"]
+            for j in plan.outputs("x", "select") if j.keys["dataset"] == "emotions"}
+    swapped = {j.labels["selector"]: j.keys["selector"]
+               for j in plan.outputs("x~relevance-gain", "select")
+               if j.keys["dataset"] == "emotions"}
+    # the entry keeps its table name (its id as written) and runs the other
+    # selector, with its own discretization (the default: equal-width 5)
+    assert set(swapped) == set(main)
+    chi2 = next(k for k in main if k.startswith("chi2-lp"))
+    assert main[chi2].startswith("chi2-lp") and swapped[chi2].startswith("mim-br-")
+    assert swapped[chi2] not in main.values()
+    assert {k: v for k, v in swapped.items() if k != chi2} == {
+        k: v for k, v in main.items() if k != chi2}
+    assert plan.study_of("x~relevance-gain") == "x" and plan.study_of("x") == "x"

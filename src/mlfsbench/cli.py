@@ -318,6 +318,13 @@ def claims_tables(path: str) -> list[tuple[str, Any]]:
     experiment, the claims stage's log line that tells why it did not finish.
     """
     from mlfsbench.report.claims import read_verdicts
+    from mlfsbench.report.readings import read_robust
+    from mlfsbench.workflow.config import VARIANT_MARK
+
+    def verdicts(folder: str):
+        # a study with readings: its verdicts under each, and their robustness
+        robust = read_robust(folder)
+        return read_verdicts(folder) if robust is None else robust
 
     root = os.fspath(path)
     if not os.path.isdir(root):
@@ -325,12 +332,12 @@ def claims_tables(path: str) -> list[tuple[str, Any]]:
                          "has not written it (give results/<experiment> or "
                          "results/)")
     if os.path.exists(os.path.join(root, "tables", "claims.tsv")):
-        return [(os.path.basename(os.path.normpath(root)), read_verdicts(root))]
+        return [(os.path.basename(os.path.normpath(root)), verdicts(root))]
     studies = sorted(
-        d for d in os.listdir(root)
-        if os.path.exists(os.path.join(root, d, "tables", "claims.tsv")))
+        d for d in os.listdir(root) if VARIANT_MARK not in d
+        and os.path.exists(os.path.join(root, d, "tables", "claims.tsv")))
     if studies:
-        return [(d, read_verdicts(os.path.join(root, d))) for d in studies]
+        return [(d, verdicts(os.path.join(root, d))) for d in studies]
     name = os.path.basename(os.path.normpath(root))
     log = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(root))),
                        "logs", name, "claims.log")
@@ -381,6 +388,12 @@ def cmd_claims(args) -> int:
                 print(f"    robust: {row['robust']}")
             if row["note"]:
                 print(f"    note:  {row['note']}")
+            if row.get("robustness"):
+                under = [f"{c.removeprefix('verdict:')}: {row[c]}"
+                         for c in table.columns if c.startswith("verdict:")]
+                print(f"    readings: {row['verdict']} under {row['favoured']} "
+                      f"(favoured); {'; '.join(under)}")
+                print(f"    robustness: {row['robustness']}")
     verdicts = list(_COLOURS)
     if not several:
         counts = tables[0][1]["verdict"].value_counts()

@@ -18,6 +18,12 @@ The "all" point of a grid runs once per dataset, split, classifier and
 input (raw features or one discretization's codes), not once per selector:
 its rows join every selector's table (:func:`~mlfsbench.workflow.config.
 split_full_point`).
+
+An experiment's ``readings`` (the choices its paper leaves open) expand into
+the experiment under their favoured options and one variant per other option
+(:func:`~mlfsbench.workflow.config.expand_readings`); a variant's jobs are
+the experiment's where the option changes nothing, so only what it changes
+runs again.
 """
 
 from __future__ import annotations
@@ -42,10 +48,13 @@ from mlfsbench.workflow.config import (
     check_config_file,
     check_experiment,
     check_grid_fits,
+    check_readings,
     classifier_input,
+    dataset_feature_counts,
     discretization_id,
     entry_params,
-    feature_counts,
+    expand_readings,
+    experiment_feature_counts,
     grid_id,
     input_kind,
     load_experiment_files,
@@ -130,10 +139,29 @@ class Plan:
     jobs: dict[str, list[Job]] = field(default_factory=dict)
     #: (dataset, all-features selector key) -> its input's discretization id
     full_point: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: experiment -> its declared readings (experiments that have some)
+    readings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: experiment -> its variants as ``(variant, reading, option)``
+    variants: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
 
     @property
     def experiments(self) -> dict[str, dict[str, Any]]:
         return self.config["experiments"]
+
+    @property
+    def main_experiments(self) -> dict[str, dict[str, Any]]:
+        """The experiments as configured (under their favoured readings),
+        without the variants of their other readings."""
+        variants = {v for vs in self.variants.values() for v, _, _ in vs}
+        return {e: x for e, x in self.experiments.items() if e not in variants}
+
+    def study_of(self, experiment: str) -> str:
+        """The configured experiment a variant belongs to (itself otherwise):
+        the name its claims are filed under."""
+        for name, variants in self.variants.items():
+            if any(v == experiment for v, _, _ in variants):
+                return name
+        return experiment
 
     @property
     def datasets(self) -> list[str]:
@@ -155,11 +183,11 @@ class Plan:
         return cid
 
     def _add_experiment(self, name: str, x: dict[str, Any]) -> None:
-        grid, full = split_full_point(self.grids[name])
-        gid = grid_id(grid)
-        self.grid_of[gid] = grid
         jobs = self.jobs[name] = []
         for d in x["datasets"]:
+            grid, full = split_full_point(dataset_feature_counts(x, d))
+            gid = grid_id(grid)
+            self.grid_of[gid] = grid
             for s, spec in x["splits"].items():
                 sid = split_id(spec)
                 self.splits[sid] = protocol(spec)
@@ -405,15 +433,24 @@ def make_plan(config: dict[str, Any],
     """The plan of a validated config (its schema defaults filled).
 
     ``table`` (dataset name -> row) is read from the config's
-    ``datasets_table`` when not given. The experiments are checked against
-    it first (:func:`check_experiments`).
+    ``datasets_table`` when not given. An experiment with ``readings`` runs
+    under their favoured options and has one variant per other option
+    (:func:`~mlfsbench.workflow.config.expand_readings`): the plan's
+    ``experiments`` hold both, ``main_experiments`` the configured ones. The
+    experiments are checked against the table first (:func:`check_experiments`).
     """
     if table is None:
         table = {s.name: s for s in read_datasets_table(config["datasets_table"])}
+    for name, x in config["experiments"].items():
+        check_readings(name, x)
+    experiments, variants = expand_readings(config["experiments"])
+    readings = {e: x["readings"] for e, x in config["experiments"].items()
+                if x.get("readings")}
+    config = {**config, "experiments": experiments}
     check_experiments(config, table)
-    experiments = config["experiments"]
     plan = Plan(config, table,
-                {e: feature_counts(x["n_features"]) for e, x in experiments.items()})
+                {e: experiment_feature_counts(x) for e, x in experiments.items()},
+                readings=readings, variants=variants)
     for name, x in experiments.items():
         plan._add_experiment(name, x)
     return plan
