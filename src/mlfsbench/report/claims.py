@@ -97,7 +97,12 @@ import yaml
 from mlfsbench.evaluation import printed as printed_tables
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
 from mlfsbench.io import BASELINE, format_table, write_text
-from mlfsbench.workflow.config import entry_params, method_id, method_names
+from mlfsbench.workflow.config import (
+    entry_params,
+    method_id,
+    method_names,
+    printed_path,
+)
 
 CLAIMS_SCHEMA = files("mlfsbench.report") / "schemas" / "claims.schema.yaml"
 """The JSON schema of a claims file (package data)."""
@@ -1050,10 +1055,10 @@ def write_claims(claims_path: PathLike, experiment: str,
     """The ``claims`` rule: evaluate and write ``claims.tsv`` (and its HTML).
 
     ``printed``: the study's printed tables (default: the file beside the
-    claims file, :func:`mlfsbench.evaluation.printed.printed_path`).
+    claims file, :func:`mlfsbench.workflow.config.printed_path`).
     """
     data = load_claims(claims_path)
-    printed = printed or printed_tables.printed_path(claims_path)
+    printed = printed or printed_path(claims_path)
     study = printed_tables.load_printed(printed) if printed else None
     table = evaluate_claims(data, experiment, results_for(root, experiment_config),
                             study)

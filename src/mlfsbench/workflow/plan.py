@@ -38,7 +38,6 @@ from mlfsbench.data.rawfiles import raw_files, verify_raw_files
 from mlfsbench.data.split import n_folds
 from mlfsbench.data.table import DatasetSpec
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER, METRICS
-from mlfsbench.evaluation.printed import printed_path
 from mlfsbench.workflow.config import (
     all_features_id,
     applies_to,
@@ -61,6 +60,7 @@ from mlfsbench.workflow.config import (
     method_id,
     method_labels,
     prepared_feature_counts,
+    printed_path,
     protocol,
     split_full_point,
     split_id,
