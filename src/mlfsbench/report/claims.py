@@ -83,7 +83,7 @@ import pandas as pd
 import yaml
 
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
-from mlfsbench.io import BASELINE, format_table, write_text
+from mlfsbench.io import BASELINE, format_table, read_table, write_text
 from mlfsbench.workflow.config import entry_params, method_id, method_names
 
 CLAIMS_SCHEMA = files("mlfsbench.report") / "schemas" / "claims.schema.yaml"
@@ -162,7 +162,7 @@ class Results:
             path = os.path.join(self.root, "tables", "summary.tsv")
             if not os.path.exists(path):
                 raise NotCheckable(f"no result table {path}")
-            self._summary = pd.read_csv(path, sep="\t", dtype={"n_features": str})
+            self._summary = read_table(path, dtype={"n_features": str})
         return self._summary
 
     def stats(self, metric: str) -> dict[str, Any]:
@@ -199,7 +199,7 @@ class Results:
             path = os.path.join(self.root, "tables", "runtime.tsv")
             if not os.path.exists(path):
                 raise NotCheckable(f"no runtime table {path}")
-            self._runtime = pd.read_csv(path, sep="\t")
+            self._runtime = read_table(path)
         return self._runtime
 
     @property
