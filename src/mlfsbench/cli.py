@@ -245,7 +245,7 @@ def cmd_run(args) -> int:
     from mlfsbench.workflow.runner import run
 
     logging.basicConfig(level=logging.INFO, format="mlfsbench: %(message)s")
-    return run(args.snakemake_args, workdir=".")
+    return run(args.snakemake_args, workdir=args.workdir, report=args.report)
 
 
 def cmd_runstats(args) -> int:
@@ -418,6 +418,11 @@ could be taken for this command's own), for example:
   mlfsbench run --cores 2 --configfile config/quick.yaml
   mlfsbench run --cores all -- --dry-run
   mlfsbench run --cores 2 -- --keep-going --rerun-triggers mtime
+The run first obtains and prepares every dataset (a dataset that fails is
+left out of the studies, which are built from the rest; the exit status is
+then 1), shows its progress (per study: jobs done of total, the running job,
+time left) and keeps Snakemake's whole log in logs/run-<time>.log; it ends
+with the summary page's path and one line per failure.
 On one machine every job runs on one thread (Snakemake's --max-threads 1)
 unless you give --max-threads N, a --profile or an --executor. A stale lock
 of a killed run is removed when no other run is alive here; outputs of
@@ -532,6 +537,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--configfile", metavar="FILE",
                    help="the experiment config (passed to Snakemake; default: "
                         "config/config.yaml)")
+    p.add_argument("--workdir", default=".", metavar="DIR",
+                   help="the workflow directory to run in (default: the current "
+                        "one; Snakemake's --directory works too)")
+    p.add_argument("--report", metavar="FILE",
+                   help="after the run, write Snakemake's HTML report to FILE "
+                        "(relative to the workflow directory)")
     p.set_defaults(func=cmd_run)
     return parser
 

@@ -675,6 +675,11 @@ def write_claims(claims_path: PathLike, experiment: str,
                  out: PathLike, html_out: PathLike | None = None) -> pd.DataFrame:
     """The ``claims`` rule: evaluate and write ``claims.tsv`` (and its HTML)."""
     data = load_claims(claims_path)
+    # datasets this run could not obtain (the plan's exclusion), with why
+    unavailable = experiment_config.get("unavailable") or {}
+    if unavailable:
+        data = {**data, "unavailable": {**(data.get("unavailable") or {}),
+                                        **unavailable}}
     table = evaluate_claims(data, experiment, results_for(root, experiment_config))
     write_text(out, format_table(table))
     if html_out is not None:
