@@ -230,3 +230,16 @@ def test_dataset_named_like_a_missing_value_keeps_its_name_in_tables(tmp_path, n
     assert read_table(tmp_path / "metrics.tsv")["value"].isna().tolist() == [
         False, False, False, True]
     assert summarize(table)["folds"].tolist() == [2, 1]
+
+
+def test_run_passes_config_to_snakemake_not_as_a_configfile(tmp_path, monkeypatch):
+    # argparse took Snakemake's --config for an abbreviated --configfile
+    from mlfsbench import cli
+
+    seen = {}
+    monkeypatch.setattr("mlfsbench.workflow.runner.run",
+                        lambda args, workdir, report: seen.update(args=args) or 0)
+    assert cli.main(["run", "--cores", "2", "--configfile", "c.yaml", "--config",
+                     "mirror=x"]) == 0
+    assert seen["args"] == ["--cores", "2", "--configfile", "c.yaml", "--config",
+                            "mirror=x"]

@@ -530,7 +530,10 @@ def build_parser() -> argparse.ArgumentParser:
         "kill); further arguments go to Snakemake, e.g. --cores all",
         description="Run the Snakemake workflow of the current directory "
         "with safe recovery\nafter a killed run.", epilog=RUN_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        # Snakemake's --config must not be taken for an abbreviated
+        # --configfile (argparse's default)
+        allow_abbrev=False)
     p.add_argument("--cores", metavar="N",
                    help="cores Snakemake may use: a number or 'all' (passed to "
                         "Snakemake; default: Snakemake's)")

@@ -95,6 +95,7 @@ class _Job:
     rule: str
     wildcards: dict[str, str] = field(default_factory=dict)
     log: str = ""
+    jobid: str | None = None
 
     def label(self) -> str:
         shown = ", ".join(v for k, v in self.wildcards.items() if k != "experiment")
@@ -111,35 +112,46 @@ class Failure:
 
 
 class _Blocks:
-    """Snakemake's job blocks (``rule X:`` then indented fields), parsed."""
+    """Snakemake's job blocks (``rule X:`` or ``Error in rule X:``, then
+    indented fields), parsed; a block ends at its ``resources:`` field (the
+    last Snakemake prints) or at the next unindented line."""
 
     def __init__(self) -> None:
         self.current: _Job | None = None
         self.error = False
 
+    def _close(self) -> tuple[str, _Job, str] | None:
+        job, self.current = self.current, None
+        if job is None or job.jobid is None:
+            return None
+        return ("error" if self.error else "job", job, job.jobid)
+
+    def flush(self) -> tuple[str, _Job, str] | None:
+        """The event of the block still open at the end of the output."""
+        return self._close()
+
     def feed(self, line: str) -> tuple[str, _Job, str] | None:
-        """``("job", job, jobid)`` when a job block has its jobid,
-        ``("error", job, "")`` when an error block ends; else None."""
-        m = _RULE.match(line) or _ERROR.match(line)
-        if m:
+        """``("job" or "error", job, jobid)`` when a block ends, else None."""
+        indented = line.startswith((" ", "\t"))
+        event = None if indented else self._close()
+        if m := (_RULE.match(line) or _ERROR.match(line)):
             self.error = line.startswith("Error in rule")
             self.current = _Job(m.group(1))
-            return None
+            return event
         job = self.current
-        if job is None:
-            return None
+        if job is None or not indented:
+            return event
         if m := _WILDCARDS.match(line):
             job.wildcards = parse_wildcards(m.group(1))
         elif m := _LOG.match(line):
             job.log = m.group(1).split(" (check")[0].strip()
-        elif (m := _JOBID.match(line)) and not self.error:
-            return ("job", job, m.group(1))
-        elif not line.startswith((" ", "\t")) and line.strip():
-            self.current = None
-            if self.error:
-                self.error = False
-                return ("error", job, "")
-        return None
+        elif m := _JOBID.match(line):
+            job.jobid = m.group(1)
+        elif line.lstrip().startswith("resources:"):
+            # the last field of a job's block: shown now, not when the next
+            # line comes (which may be when a job finishes)
+            return self._close()
+        return event
 
 
 class Progress:
@@ -175,8 +187,8 @@ class Progress:
     def expect(self, dry_run_lines) -> None:
         """Count each study's jobs from a dry run's output."""
         blocks = _Blocks()
-        for line in dry_run_lines:
-            event = blocks.feed(line.rstrip("\n"))
+        events = [blocks.feed(line.rstrip("\n")) for line in dry_run_lines]
+        for event in [*events, blocks.flush()]:
             if event and event[0] == "job" and event[1].rule != "all":
                 for study in self.studies_of(event[1]):
                     self.total[study] = self.total.get(study, 0) + 1
@@ -185,14 +197,19 @@ class Progress:
     def feed(self, line: str) -> None:
         """One line of Snakemake's output."""
         line = line.rstrip("\n")
+        self._handle(self._blocks.feed(line))
         if m := _FINISHED.match(line):
             job = self.running.pop(m.group(1), None)
             if job is not None and job.rule != "all":
                 for study in self.studies_of(job):
                     self.done[study] = self.done.get(study, 0) + 1
                 self._event("done", job)
-            return
-        event = self._blocks.feed(line)
+
+    def close(self) -> None:
+        """The end of a Snakemake command's output."""
+        self._handle(self._blocks.flush())
+
+    def _handle(self, event) -> None:
         if event is None:
             return
         kind, job, jobid = event
@@ -200,12 +217,11 @@ class Progress:
             self.running[jobid] = job
             if job.rule != "all":
                 self._event("start", job)
-        else:
-            self.failures.append(Failure(job.rule, job.wildcards, job.log))
-            for jid, other in list(self.running.items()):
-                if other.rule == job.rule and other.wildcards == job.wildcards:
-                    del self.running[jid]
-            self._event("FAILED", job)
+            return
+        started = self.running.pop(jobid, None) or job
+        self.failures.append(Failure(job.rule, started.wildcards,
+                                     job.log or started.log))
+        self._event("FAILED", started)
 
     def _eta(self, done: int, total: int) -> str:
         elapsed = self.clock() - self.start

@@ -269,9 +269,12 @@ def with_config(args: Sequence[str], item: str) -> list[str]:
 
 
 def _last_error(paths: Sequence[Path]) -> str:
-    """The last line naming an error in the first of ``paths`` that has one."""
+    """The last line naming an error in ``paths`` (the first that has one;
+    else the last line of the first that has any), one line of at most
+    :data:`REASON_CHARS`; a Python exception's module path is left out."""
     import re
 
+    texts = []
     for path in paths:
         try:
             lines = [line.strip() for line in
@@ -279,12 +282,28 @@ def _last_error(paths: Sequence[Path]) -> str:
                      if line.strip()]
         except OSError:
             continue
+        texts.append(lines)
         errors = [line for line in lines if re.search(r"Error|error:", line)]
         if errors:
-            return errors[-1]
-        if lines:
-            return lines[-1]
-    return ""
+            return _reason(errors[-1])
+    return next((_reason(lines[-1]) for lines in texts if lines), "")
+
+
+#: The longest reason kept for a failed dataset or job.
+REASON_CHARS = 260
+
+
+def _reason(line: str) -> str:
+    """One line without a module path before the exception's name.
+
+    >>> _reason("mlfsbench.data.download.DownloadError: x: cannot download y")
+    'DownloadError: x: cannot download y'
+    """
+    import re
+
+    line = re.sub(r"^(?:[A-Za-z_]\w*\.)+(\w+(?:Error|Exception)\b)", r"\1",
+                  " ".join(line.split()))
+    return line if len(line) <= REASON_CHARS else line[:REASON_CHARS - 1] + "…"
 
 
 def dataset_failures(workdir: Path, datasets: Sequence[str],
@@ -298,8 +317,7 @@ def dataset_failures(workdir: Path, datasets: Sequence[str],
             continue
         logs = sorted((workdir / "logs" / "download" / d).glob("*.log"))
         logs.append(workdir / "logs" / "prepare" / f"{d}.log")
-        reason = _last_error(logs) or f"not obtained (see {run_log})"
-        out[d] = " ".join(reason.split())[:200]
+        out[d] = _last_error(logs) or f"not obtained (see {run_log})"
     return out
 
 
@@ -334,6 +352,8 @@ class _Follow:
                 else:
                     lines.append(line)
             code = child.wait()
+            if feed is None:
+                self.progress.close()
         finally:
             for s, handler in previous.items():
                 signal.signal(s, handler)
