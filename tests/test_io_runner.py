@@ -243,3 +243,28 @@ def test_run_passes_config_to_snakemake_not_as_a_configfile(tmp_path, monkeypatc
                      "mirror=x"]) == 0
     assert seen["args"] == ["--cores", "2", "--configfile", "c.yaml", "--config",
                             "mirror=x"]
+
+
+def test_run_from_another_directory_with_directory_or_snakefile(tmp_path, monkeypatch):
+    # today's runner looked for a Snakefile in the current directory only
+    seen = tmp_path / "cwd.txt"
+    exe = tmp_path / "fake.py"
+    exe.write_text("import os, sys\n"
+                   "if '--unlock' not in sys.argv:\n"
+                   f"    open({str(seen)!r}, 'w').write(os.getcwd() + ' ' + "
+                   "' '.join(sys.argv[1:]))\n")
+    monkeypatch.setattr("mlfsbench.workflow.runner._snakemake_cmd",
+                        lambda: [sys.executable, str(exe)])
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "Snakefile").write_text("")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert run(["--directory", "../w", "--cores", "1"]) == 0
+    assert seen.read_text() == f"{work} --rerun-incomplete --max-threads 1 --cores 1"
+    assert run(["--snakefile", "../w/Snakefile", "--cores", "1"]) == 0
+    assert seen.read_text() == (f"{elsewhere} --rerun-incomplete --max-threads 1 "
+                                f"--snakefile {work / 'Snakefile'} --cores 1")
+    with pytest.raises(FileNotFoundError, match="no Snakefile here"):
+        run(["--cores", "1"])

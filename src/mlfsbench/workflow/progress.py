@@ -175,6 +175,14 @@ class Progress:
         self.failures: list[Failure] = []
         self._blocks = _Blocks()
         self._drawn = 0
+        #: shown in the header (" (datasets)" during the data stage)
+        self.stage = ""
+
+    def start_stage(self, stage: str) -> None:
+        """A new Snakemake command: the jobs done so far count in the
+        totals the next :meth:`expect` adds to."""
+        self.stage = stage
+        self.total = {s: max(n, self.total.get(s, 0)) for s, n in self.done.items()}
 
     # ------------------------------------------------------------ studies
     def studies_of(self, job: _Job) -> list[str]:
@@ -234,7 +242,7 @@ class Progress:
             self.draw()
             return
         studies = self.studies_of(job)
-        counts = " ".join(f"{s} {self.done.get(s, 0)}/{self.total.get(s, '?')}"
+        counts = " ".join(f"{s} {self.done.get(s, 0)}/{self.total.get(s) or '?'}"
                           for s in studies)
         elapsed = _duration(self.clock() - self.start)
         self._write(f"[{elapsed}] {counts}: {what} {job.label()}")
@@ -245,7 +253,7 @@ class Progress:
         studies = sorted(set(self.total) | set(self.done))
         total = sum(self.total.values())
         done = sum(self.done.values())
-        head = f"mlfsbench run: {_duration(elapsed)} elapsed"
+        head = f"mlfsbench run{self.stage}: {_duration(elapsed)} elapsed"
         if total:
             head += f", {done} of {total} study jobs done{self._eta(done, total)}"
         out = [head]
@@ -253,7 +261,7 @@ class Progress:
             d, t = self.done.get(study, 0), self.total.get(study, 0)
             running = [j.label() for j in self.running.values()
                        if study in self.studies_of(j) and j.rule != "all"]
-            line = f"  {study}: {d}/{t} jobs{self._eta(d, t)}"
+            line = f"  {study}: {d}/{t or '?'} jobs{self._eta(d, t)}"
             if running:
                 line += f"; running {running[0]}"
                 if len(running) > 1:

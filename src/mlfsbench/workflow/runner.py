@@ -524,6 +524,7 @@ def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
         if plan is not None:
             # 1. the datasets: a failure here leaves the others to run
             targets = [f"data/prepared/{d}.npz" for d in plan.datasets]
+            progress.start_stage(" (datasets)")
             code = follow([*base, "--keep-going", *targets])
             stopped = _interrupted(code, follow.received, workdir)
             if stopped is not None:
@@ -541,6 +542,7 @@ def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
                 code = 1
             else:
                 # the totals of each study, from a dry run
+                progress.start_stage("")
                 follow([*base, "--dry-run"], feed=progress.expect)
         if code == 0:
             # 2. the run
