@@ -238,7 +238,7 @@ def test_run_passes_config_to_snakemake_not_as_a_configfile(tmp_path, monkeypatc
 
     seen = {}
     monkeypatch.setattr("mlfsbench.workflow.runner.run",
-                        lambda args, workdir, report: seen.update(args=args) or 0)
+                        lambda args, workdir, **_: seen.update(args=args) or 0)
     assert cli.main(["run", "--cores", "2", "--configfile", "c.yaml", "--config",
                      "mirror=x"]) == 0
     assert seen["args"] == ["--cores", "2", "--configfile", "c.yaml", "--config",

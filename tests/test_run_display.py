@@ -77,7 +77,7 @@ def test_run_in_a_terminal_shows_progress_from_another_directory(tmp_path, mirro
     assert done and re.match(r"  tiny: (\d+)/\1 jobs", done[-1]), done[-1:]
     assert any("running" in line and "left" in line for line in done), done
     assert max(len(line) for line in out.splitlines()) <= MAX_LINE
-    assert lines[-1] == "summary: wf/results/summary.html", lines[-3:]
+    assert lines[-1] == "summary: ../wf/results/summary.html", lines[-3:]
     # Snakemake's whole log is kept
     (log,) = (workdir / "logs").glob("run-*.log")
     assert "steps (100%) done" in log.read_text()

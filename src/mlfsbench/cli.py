@@ -245,7 +245,8 @@ def cmd_run(args) -> int:
     from mlfsbench.workflow.runner import run
 
     logging.basicConfig(level=logging.INFO, format="mlfsbench: %(message)s")
-    return run(args.snakemake_args, workdir=args.workdir, report=args.report)
+    extra = {"report": args.report} if args.report else {}
+    return run(args.snakemake_args, workdir=args.workdir, **extra)
 
 
 def cmd_runstats(args) -> int:

@@ -12,7 +12,8 @@ line by line and shows
 
 A job belongs to the study (experiment) its wildcards name; a shared job
 (download ... classify) to every study whose plan uses it
-(:func:`mlfsbench.workflow.runstats.shared_users`). The totals come from a
+(:func:`mlfsbench.workflow.runstats.shared_users`); the others (the summary
+page) to "all studies". The totals come from a
 dry run's job list (:meth:`Progress.expect`). No line printed is longer than
 :data:`MAX_LINE` characters.
 """
@@ -34,7 +35,7 @@ _WILDCARDS = re.compile(r"^\s+wildcards: (.*)$")
 _LOG = re.compile(r"^\s+log: (.*)$")
 _FINISHED = re.compile(r"^Finished job(?:id:)? (\d+)")
 _ERROR = re.compile(r"^Error in rule (\S+):$")
-SHARED = "shared jobs"
+SHARED = "all studies"
 
 
 def clip(line: str, width: int = MAX_LINE) -> str:

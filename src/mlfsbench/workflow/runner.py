@@ -411,6 +411,7 @@ def run(args: Sequence[str], workdir: str | os.PathLike = ".", *,
     1. obtains and prepares every dataset of the plan (``--keep-going``);
        each that fails is written with its reason to ``results/unavailable.
        json`` and dropped from the experiments (``--config unavailable=``);
+       skipped when every dataset is prepared already;
     2. runs the rest, showing progress (:mod:`~mlfsbench.workflow.progress`)
        and keeping Snakemake's whole output in ``logs/run-<UTC time>.log``;
     3. writes Snakemake's HTML ``report`` if asked;
@@ -521,7 +522,17 @@ def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
         follow = _Follow(workdir, log_fh, progress)
         progress.say(f"mlfsbench run: Snakemake's log is {shown_log}")
         code = 0
-        if plan is not None:
+        prepared = plan is not None and all(
+            (workdir / "data" / "prepared" / f"{d}.npz").exists()
+            for d in plan.datasets)
+        if prepared:
+            # every dataset was obtained before: no data stage (its start-up
+            # costs ~10 s); the dry run still gives the totals
+            record = workdir / UNAVAILABLE
+            if record.exists():
+                record.unlink()
+            follow([*base, "--dry-run"], feed=progress.expect)
+        elif plan is not None:
             # 1. the datasets: a failure here leaves the others to run
             targets = [f"data/prepared/{d}.npz" for d in plan.datasets]
             progress.start_stage(" (datasets)")
