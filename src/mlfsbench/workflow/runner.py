@@ -45,6 +45,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -343,15 +344,23 @@ class _Follow:
 
         forward = (signal.SIGINT, signal.SIGTERM)
         previous = {s: signal.signal(s, pass_on) for s in forward}
-        lines = []
-        try:
+        lines: list[str] = []
+
+        def read():
             for line in child.stdout:
                 self.log_fh.write(line)
                 if feed is None:
                     self.progress.feed(line)
                 else:
                     lines.append(line)
+
+        # Read in a thread: jobs that outlive a killed Snakemake hold its
+        # output pipe open, and the runner must end them, not wait for them.
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        try:
             code = child.wait()
+            reader.join(timeout=None if code >= 0 else 5)
             if feed is None:
                 self.progress.close()
         finally:
