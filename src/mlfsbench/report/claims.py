@@ -96,7 +96,7 @@ import yaml
 
 from mlfsbench.evaluation import printed as printed_tables
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
-from mlfsbench.io import BASELINE, format_table, write_text
+from mlfsbench.io import BASELINE, format_table, read_table, write_text
 from mlfsbench.workflow.config import (
     entry_params,
     method_id,
@@ -203,7 +203,7 @@ class Results:
             path = os.path.join(self.root, "tables", "summary.tsv")
             if not os.path.exists(path):
                 raise NotCheckable(f"no result table {path}")
-            self._summary = pd.read_csv(path, sep="\t", dtype={"n_features": str})
+            self._summary = read_table(path, dtype={"n_features": str})
         return self._summary
 
     def stats(self, metric: str) -> dict[str, Any]:
@@ -240,7 +240,7 @@ class Results:
             path = os.path.join(self.root, "tables", "runtime.tsv")
             if not os.path.exists(path):
                 raise NotCheckable(f"no runtime table {path}")
-            self._runtime = pd.read_csv(path, sep="\t")
+            self._runtime = read_table(path)
         return self._runtime
 
     @property
@@ -1058,6 +1058,11 @@ def write_claims(claims_path: PathLike, experiment: str,
     claims file, :func:`mlfsbench.workflow.config.printed_path`).
     """
     data = load_claims(claims_path)
+    # datasets this run could not obtain (the plan's exclusion), with why
+    unavailable = experiment_config.get("unavailable") or {}
+    if unavailable:
+        data = {**data, "unavailable": {**(data.get("unavailable") or {}),
+                                        **unavailable}}
     printed = printed or printed_path(claims_path)
     study = printed_tables.load_printed(printed) if printed else None
     table = evaluate_claims(data, experiment, results_for(root, experiment_config),
