@@ -553,12 +553,3 @@ def friedman_tie_range(table: PrintedTable, datasets: Iterable[str] | None = Non
             "max": float(values[-1]), "values": values, "F_critical": crit,
             "n_rejecting": int(np.sum(values > crit))}
 
-
-def printed_path(claims_path: str | os.PathLike) -> str | None:
-    """The study's printed tables beside its claims file
-    (``<study>.claims.yaml`` -> ``<study>.printed.yaml``), or None."""
-    path = os.fspath(claims_path)
-    if not path.endswith(".claims.yaml"):
-        return None
-    sibling = path[: -len(".claims.yaml")] + ".printed.yaml"
-    return sibling if os.path.exists(sibling) else None

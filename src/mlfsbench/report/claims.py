@@ -100,8 +100,13 @@ import yaml
 
 from mlfsbench.evaluation import printed as printed_tables
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
-from mlfsbench.io import BASELINE, format_table, write_text
-from mlfsbench.workflow.config import entry_params, method_id, method_names
+from mlfsbench.io import BASELINE, format_table, read_table, write_text
+from mlfsbench.workflow.config import (
+    entry_params,
+    method_id,
+    method_names,
+    printed_path,
+)
 
 CLAIMS_SCHEMA = files("mlfsbench.report") / "schemas" / "claims.schema.yaml"
 """The JSON schema of a claims file (package data)."""
@@ -202,7 +207,7 @@ class Results:
             path = os.path.join(self.root, "tables", "summary.tsv")
             if not os.path.exists(path):
                 raise NotCheckable(f"no result table {path}")
-            self._summary = pd.read_csv(path, sep="\t", dtype={"n_features": str})
+            self._summary = read_table(path, dtype={"n_features": str})
         return self._summary
 
     def stats(self, metric: str) -> dict[str, Any]:
@@ -239,7 +244,7 @@ class Results:
             path = os.path.join(self.root, "tables", "runtime.tsv")
             if not os.path.exists(path):
                 raise NotCheckable(f"no runtime table {path}")
-            self._runtime = pd.read_csv(path, sep="\t")
+            self._runtime = read_table(path)
         return self._runtime
 
     @property
@@ -1098,10 +1103,15 @@ def write_claims(claims_path: PathLike, experiment: str,
     """The ``claims`` rule: evaluate and write ``claims.tsv`` (and its HTML).
 
     ``printed``: the study's printed tables (default: the file beside the
-    claims file, :func:`mlfsbench.evaluation.printed.printed_path`).
+    claims file, :func:`mlfsbench.workflow.config.printed_path`).
     """
     data = load_claims(claims_path)
-    printed = printed or printed_tables.printed_path(claims_path)
+    # datasets this run could not obtain (the plan's exclusion), with why
+    unavailable = experiment_config.get("unavailable") or {}
+    if unavailable:
+        data = {**data, "unavailable": {**(data.get("unavailable") or {}),
+                                        **unavailable}}
+    printed = printed or printed_path(claims_path)
     study = printed_tables.load_printed(printed) if printed else None
     table = evaluate_claims(data, experiment, results_for(root, experiment_config),
                             study)

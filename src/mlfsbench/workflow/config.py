@@ -948,3 +948,13 @@ def experiment_feature_counts(experiment: dict[str, Any]) -> list[int | str]:
     for dataset in experiment["datasets"]:
         union += dataset_feature_counts(experiment, dataset)
     return feature_counts(union)
+
+
+def printed_path(claims_path: str | os.PathLike) -> str | None:
+    """The study's printed tables beside its claims file
+    (``<study>.claims.yaml`` -> ``<study>.printed.yaml``), or None."""
+    path = os.fspath(claims_path)
+    if not path.endswith(".claims.yaml"):
+        return None
+    sibling = path[: -len(".claims.yaml")] + ".printed.yaml"
+    return sibling if os.path.exists(sibling) else None

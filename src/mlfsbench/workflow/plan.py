@@ -38,7 +38,6 @@ from mlfsbench.data.rawfiles import raw_files, verify_raw_files
 from mlfsbench.data.split import n_folds
 from mlfsbench.data.table import DatasetSpec
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER, METRICS
-from mlfsbench.evaluation.printed import printed_path
 from mlfsbench.workflow.config import (
     all_features_id,
     applies_to,
@@ -61,6 +60,7 @@ from mlfsbench.workflow.config import (
     method_id,
     method_labels,
     prepared_feature_counts,
+    printed_path,
     protocol,
     split_full_point,
     split_id,
@@ -428,6 +428,38 @@ def check_experiments(config: dict[str, Any], table: dict[str, DatasetSpec]) -> 
                     f"(known: {', '.join(sorted(GREATER_IS_BETTER))})")
 
 
+def exclude_unavailable(config: dict[str, Any]) -> dict[str, str]:
+    """Drop the datasets of the config's ``unavailable`` file (dataset -> the
+    one-line reason it could not be obtained) from every experiment, in
+    place; each experiment that had one records it under ``unavailable``
+    (its claims and the summary page say why). An experiment left with no
+    dataset is dropped. Returns the file's mapping (empty without one)."""
+    import json
+
+    source = config.get("unavailable") or ""
+    if not source:
+        return {}
+    try:
+        with open(source, encoding="utf-8") as fh:
+            reasons = json.load(fh)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{source}: cannot read the unavailable datasets "
+                         f"({exc})") from None
+    if not isinstance(reasons, dict):
+        raise ValueError(f"{source}: expected a mapping of dataset -> reason")
+    experiments = config["experiments"]
+    for name in list(experiments):
+        x = experiments[name]
+        gone = {d: str(reasons[d]) for d in x["datasets"] if d in reasons}
+        if not gone:
+            continue
+        x["datasets"] = [d for d in x["datasets"] if d not in reasons]
+        x["unavailable"] = {**x.get("unavailable", {}), **gone}
+        if not x["datasets"]:
+            del experiments[name]
+    return reasons
+
+
 def make_plan(config: dict[str, Any],
               table: dict[str, DatasetSpec] | None = None) -> Plan:
     """The plan of a validated config (its schema defaults filled).
@@ -443,6 +475,7 @@ def make_plan(config: dict[str, Any],
         table = {s.name: s for s in read_datasets_table(config["datasets_table"])}
     for name, x in config["experiments"].items():
         check_readings(name, x)
+    exclude_unavailable(config)  # datasets this run could not obtain
     experiments, variants = expand_readings(config["experiments"])
     readings = {e: x["readings"] for e, x in config["experiments"].items()
                 if x.get("readings")}

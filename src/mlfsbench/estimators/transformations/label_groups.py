@@ -53,11 +53,11 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from scipy.spatial.distance import cdist
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from mlfsbench.estimators.neighbours import euclidean_distances
 from mlfsbench.estimators.registry import register
 
 METRICS = ("hamming", "euclidean")
@@ -81,10 +81,9 @@ def target_distances(A, B, metric: str = "hamming") -> np.ndarray:
             return Af @ (1.0 - Bf).T + (1.0 - Af) @ Bf.T
         return (A[:, None, :] != B[None, :, :]).sum(axis=2).astype(float)
     if metric == "euclidean":
-        # Differences, not |a|^2 + |b|^2 - 2 a.b: the expansion cancels on
-        # large target values (16 targets of order 1e5: equal rows up to
-        # 0.008 apart instead of 0), which moves medoid ties and assignments.
-        return cdist(A.astype(float), B.astype(float), "euclidean")
+        # From differences: the expansion |a|^2 + |b|^2 - 2 a.b cancels on
+        # large target values and moves medoid ties and assignments.
+        return euclidean_distances(A, B)
     raise ValueError(f"unknown metric {metric!r}; expected one of {METRICS}")
 
 
