@@ -654,10 +654,14 @@ def fit_logistic_glmfit(X, Y, *, max_iter=GLMFIT_MAX_ITER, tolx=GLMFIT_TOLX):
         step = max(1, _GLM_CHUNK // max(design.shape[0] * p, 1))
         for lo in range(0, active.size, step):
             sl = slice(lo, lo + step)
-            A = w[:, sl].T[:, :, None] * design[None]  # (labels, rows, p)
-            Q, R = np.linalg.qr(A)
-            rhs = np.einsum("lrp,rl->lp", Q, z[:, sl] * w[:, sl])
-            Bnew[:, sl] = np.linalg.solve(R, rhs[:, :, None])[:, :, 0].T
+            # the weighted design and response side by side: the R of their
+            # QR holds R and Q' (w z) in its last column, without forming Q
+            m = min(lo + step, active.size) - lo
+            A = np.empty((m, design.shape[0], p + 1))
+            np.multiply(w[:, sl].T[:, :, None], design[None], out=A[:, :, :p])
+            A[:, :, p] = (z[:, sl] * w[:, sl]).T
+            R = np.linalg.qr(A, mode="r")
+            Bnew[:, sl] = np.linalg.solve(R[:, :p, :p], R[:, :p, p:])[:, :, 0].T
         B_prev = B_old[:, active]
         moved = np.abs(Bnew - B_prev) > tolx * np.maximum(math.sqrt(_EPS),
                                                           np.abs(B_prev))
