@@ -97,3 +97,21 @@ def test_glmfit_solver_is_unregularised_only():
     X, Y = np.eye(4, 2), np.array([[0], [1], [0], [1]])
     with pytest.raises(ValueError, match="irls-glmfit"):
         BRLogisticRegression(solver="irls-glmfit", penalty="l2").fit(X, Y)
+
+
+def test_grouped_identical_rows_equal_statsmodels():
+    # discrete features: 12 distinct rows of 400, labels mixed within rows;
+    # the grouped solves (weight = count, response from the group's share of
+    # positives) give the ungrouped IRLS solution
+    rng = np.random.RandomState(5)
+    X = np.column_stack([rng.randint(0, 2, 400), rng.randint(0, 3, 400),
+                         rng.randint(0, 2, 400)]).astype(float)
+    assert len(np.unique(X, axis=0)) == 12
+    Y = (rng.uniform(size=(400, 2)) < expit(X @ [[0.8, -0.6], [-0.5, 0.4],
+                                                 [0.3, 0.9]] - 0.3)).astype(int)
+    W, _ = fit_logistic_glmfit(X, Y)
+    for label in range(2):
+        res = sm.GLM(Y[:, label], sm.add_constant(X),
+                     family=sm.families.Binomial()).fit(method="IRLS", tol=1e-12)
+        assert np.abs(W[:-1, label] - res.params[1:]).max() < 1e-6
+        assert abs(W[-1, label] - res.params[0]) < 1e-6
