@@ -626,9 +626,8 @@ def fit_logistic_glmfit(X, Y, *, max_iter=GLMFIT_MAX_ITER, tolx=GLMFIT_TOLX):
     ybar = positives / counts[:, None]
     mu0 = (np.asarray(Y, dtype=np.float64) + 0.5) / 2.0
     eta0 = np.log(mu0 / (1.0 - mu0))
-    wmax_cap = _EPS ** (2.0 / 3.0)
+    floor_ratio = _EPS ** (2.0 / 3.0)  # glmfit's weight floor, relative
     active = np.arange(q)
-    B_old = np.zeros((p, q))
     it = 0
     eta = None
     while active.size and it <= max_iter:
@@ -646,7 +645,7 @@ def fit_logistic_glmfit(X, Y, *, max_iter=GLMFIT_MAX_ITER, tolx=GLMFIT_TOLX):
             z = eta + (ybar[:, active] - mu) / v
             w = np.sqrt(v)
             design, wrow = Dk, sqrt_counts
-        floor = w.max(axis=0) * wmax_cap
+        floor = w.max(axis=0) * floor_ratio
         w = np.maximum(w, floor)
         if wrow is not None:
             w = w * wrow[:, None]
@@ -662,11 +661,10 @@ def fit_logistic_glmfit(X, Y, *, max_iter=GLMFIT_MAX_ITER, tolx=GLMFIT_TOLX):
             A[:, :, p] = (z[:, sl] * w[:, sl]).T
             R = np.linalg.qr(A, mode="r")
             Bnew[:, sl] = np.linalg.solve(R[:, :p, :p], R[:, :p, p:])[:, :, 0].T
-        B_prev = B_old[:, active]
+        B_prev = B[:, active]
         moved = np.abs(Bnew - B_prev) > tolx * np.maximum(math.sqrt(_EPS),
                                                           np.abs(B_prev))
         B[:, active] = Bnew
-        B_old[:, active] = Bnew
         going = moved.any(axis=0)
         active = active[going]
         eta = Dk @ B[:, active]
