@@ -50,7 +50,14 @@ Choices (tested in ``tests/test_br_lr.py``):
   (100), its convergence test on the coefficients (``TolX`` 1e-6) and its
   bounded linear predictor (:func:`fit_logistic_glmfit`); on separable labels
   it stops at the limit and many test probabilities tie at the bound, which
-  the ranking loss counts as errors.
+  the ranking loss counts as errors. One enron fold (80/20, 2-bin codes),
+  all 1 001 features: Hamming / ranking loss 0.2051 / 0.3484 with the
+  batched L-BFGS, 0.1632 / 0.4722 with glmfit's IRLS (all 53 labels at the
+  limit, 1 342 distinct test scores of 18 020), against Lee 2016's printed
+  baseline 0.165 / 0.478 (Tables 5-6); at the 50 features the ``lee2016``
+  selector ranks first, 0.0553 / 0.0861 against 0.0557 / 0.0889 (paper
+  0.055 / 0.096). Its cost grows as labels x 101 x rows x features^2: the
+  enron fit above took 23 min on a loaded core, against 12 s.
 """
 
 from __future__ import annotations
