@@ -304,3 +304,48 @@ def test_batch_without_features_fits_the_rates(sparse):
     W, n_iter = fit_logistic_batch(sp.csr_matrix(X) if sparse else X, Y)
     np.testing.assert_allclose(W, [[0.0, np.log(2.0)]], atol=1e-12)
     np.testing.assert_array_equal(n_iter, [0, 0])
+
+
+def test_binary_row_keys_group_and_order_as_the_float_bytes():
+    """The packed-bit keys of 0/1 rows give the groups, counts and order of
+    the float64 byte keys (so the fit is bitwise the same)."""
+    from mlfsbench.estimators.classifiers import br_lr
+
+    rng = np.random.RandomState(7)
+    X = (rng.uniform(size=(500, 13)) < 0.3).astype(float)
+    keys = br_lr._binary_keys(X)
+    assert keys is not None and keys.itemsize == 2  # 13 bits in 2 bytes
+    rows, counts = br_lr._unique_rows(X)
+    raw = X.view(np.dtype((np.void, 8 * 13))).ravel()
+    _, first, ref_counts = np.unique(raw, return_index=True, return_counts=True)
+    np.testing.assert_array_equal(rows, X[first])
+    np.testing.assert_array_equal(counts, ref_counts)
+    # anything but 0.0 and 1.0 (-0.0 included) keeps the byte keys
+    for bad in (2.0, -0.0, 0.5):
+        Z = X.copy()
+        Z[3, 4] = bad
+        assert br_lr._binary_keys(Z) is None
+    assert br_lr._binary_keys(X.astype(np.float32)) is None
+
+
+def test_label_chunks_of_the_sparse_objective_are_bitwise_equal(monkeypatch):
+    """The sparse products go by chunks of labels; every loss and gradient
+    entry equals the one computed without chunks, bit for bit."""
+    from mlfsbench.estimators.classifiers import br_lr
+
+    rng = np.random.RandomState(8)
+    X = (rng.uniform(size=(700, 40)) < 0.05).astype(float)  # 5 %: sparse blocks
+    Y = (rng.uniform(size=(700, 300)) < 0.2).astype(np.int8)
+    X1 = br_lr._with_intercept(X)
+    W = rng.normal(size=(41, 300))
+    XtY = br_lr._cross(X, Y)
+    chunked = br_lr._Logistic(X1, None, 700, 0.0, 300)
+    assert chunked.sparse and br_lr._LABEL_CHUNK < 300
+    f, G, c = chunked(W, XtY, curvature=True)
+    monkeypatch.setattr(br_lr, "_LABEL_CHUNK", 10**6)
+    whole = br_lr._Logistic(X1, None, 700, 0.0, 300)
+    f0, G0, c0 = whole(W, XtY, curvature=True)
+    assert np.array_equal(f, f0) and np.array_equal(G, G0) and np.array_equal(c, c0)
+    ref_f, ref_G = _direct_loss_gradient(X, Y, W, np.ones(700), 0.0)
+    np.testing.assert_allclose(f, ref_f, rtol=1e-12)
+    np.testing.assert_allclose(G, ref_G, rtol=1e-9, atol=1e-12)

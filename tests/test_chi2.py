@@ -170,3 +170,54 @@ def test_problem1_with_chi2_discretization():
     assert 10 in top and len(top & {4, 14}) == 1
     assert sel.discretizer_.inconsistency_ <= sel.discretizer_.delta_
     assert (sel.scores_[sel.discretizer_.n_bins_ == 1] == 0).all()
+
+
+def test_chi2_scores_equal_sklearn_chi2_summed_over_value_indicators():
+    # sklearn's chi2 of a 0/1 indicator column is the sum over classes of
+    # (O - E)^2 / E for that value's row of the table; summed over a
+    # feature's values it is Pearson's statistic of the whole table
+    from sklearn.feature_selection import chi2 as sk_chi2
+
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 3, 200)
+    X = np.column_stack([(y + rng.integers(0, 2, 200)) % 4, rng.integers(0, 5, 200)])
+    scores = chi2_scores(X, y)
+    for j in range(2):
+        indicators = (X[:, j][:, None] == np.unique(X[:, j])[None, :]).astype(float)
+        assert scores[j] == pytest.approx(sk_chi2(indicators, y)[0].sum(), rel=1e-12)
+    assert scores[0] > 100 > scores[1]
+
+
+def test_chi2_statistic_reading_ranks_phase1_codes_by_chi2():
+    # chi2="statistic": Chi2's Phase 1 discretization only, then Pearson's
+    # statistic of each feature's table against the LP class (scipy)
+    X, Y = problem1(0)
+    y, _ = labelset_codes(Y)
+    sel = Chi2LP(discretization="chi2", chi2="statistic", random_state=0).fit(X, Y)
+    assert sel.discretizer_.phase2 is False
+    phase1 = Chi2Discretizer(random_state=sel.discretizer_.random_state,
+                             phase2=False).fit(X, y)
+    codes = phase1.transform(X)
+    assert np.array_equal(codes, sel.discretizer_.transform(X))
+    for j in range(X.shape[1]):
+        table = np.zeros((codes[:, j].max() + 1, y.max() + 1))
+        np.add.at(table, (codes[:, j], y), 1)
+        table = table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
+        expected = (chi2_contingency(table, correction=False)[0]
+                    if table.shape[0] > 1 else 0.0)
+        assert sel.scores_[j] == pytest.approx(expected, rel=1e-10)
+    # Phase 1 keeps every feature's intervals: the twins f5 and f15 = 2 f5
+    # get the same intervals and score, and with f11 lead as the paper says
+    assert sel.scores_[4] == sel.scores_[14] > 0
+    assert set(sel.ranking_[:3].tolist()) == {4, 14, 10}
+    # the default reading (Phase 2) merges one twin away on this draw
+    full = Chi2LP(discretization="chi2", random_state=0).fit(X, Y)
+    assert full.discretizer_.phase2 is True
+    assert (full.discretizer_.n_bins_ <= phase1.n_bins_).all()
+    assert set(full.ranking_[:3].tolist()) != {4, 14, 10}
+
+
+def test_chi2_reading_parameter_is_validated():
+    with pytest.raises(ValueError, match="chi2"):
+        Chi2LP(discretization="chi2", chi2="plain").fit(np.zeros((4, 1)),
+                                                         np.eye(4, 2, dtype=int))

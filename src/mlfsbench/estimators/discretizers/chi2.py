@@ -35,7 +35,11 @@ Phase 2
     merge is kept, otherwise it is undone and the attribute is frozen. The
     last level is :math:`\alpha = 0` (infinite threshold: one interval); an
     attribute reduced to one interval carries no information and is in effect
-    removed (Chi2's feature selection).
+    removed (Chi2's feature selection). ``phase2=False`` skips this phase:
+    the attributes keep Phase 1's common level (Chi2's discretization without
+    its feature selection; Liu & Setiono present Phase 1 as the
+    discretization, a ChiMerge with an automatic threshold, and Phase 2 as
+    the feature selection).
 
 Choices where the paper leaves room: the decreasing levels are
 :data:`SIG_LEVELS`; a level whose merge exceeds :math:`\delta` is undone
@@ -244,6 +248,9 @@ class Chi2Discretizer(TransformerMixin, BaseEstimator):
         Decreasing significance levels.
     random_state : int, default=0
         Seed of the pattern hash.
+    phase2 : bool, default=True
+        Run Phase 2 (per-attribute merging, Chi2's feature selection);
+        ``False``: stop after Phase 1.
 
     Attributes
     ----------
@@ -274,10 +281,12 @@ class Chi2Discretizer(TransformerMixin, BaseEstimator):
     [0, 0, 0, 1, 1, 1]
     """
 
-    def __init__(self, *, delta=None, sig_levels=SIG_LEVELS, random_state=0):
+    def __init__(self, *, delta=None, sig_levels=SIG_LEVELS, random_state=0,
+                 phase2=True):
         self.delta = delta
         self.sig_levels = sig_levels
         self.random_state = random_state
+        self.phase2 = phase2
 
     def fit(self, X, y):
         """Find the Chi2 intervals of every feature of the training ``X``."""
@@ -341,8 +350,8 @@ class Chi2Discretizer(TransformerMixin, BaseEstimator):
             starts, codes, keys, reached = trial, trial_codes, trial_keys, level
         # Phase 2: each attribute on its own, further levels.
         level_of = np.full(f, reached)
-        active = [j for j in range(f) if reached + 1 < len(levels)
-                  and starts[j].size > 1]
+        active = [j for j in range(f) if self.phase2
+                  and reached + 1 < len(levels) and starts[j].size > 1]
         while active:
             still = []
             for j in active:
