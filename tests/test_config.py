@@ -367,6 +367,10 @@ def test_readings_are_valid_and_expand(monkeypatch):
     ({"options": {"raw": {"dataset_n_features": {"yeast": [1]}}, "scaled": {}}},
      "experiment 'tiny': reading 'mlknn-scale', option 'raw': dataset_n_features "
      "names dataset(s) yeast that the experiment does not list"),
+    # a dataset subset with a dataset the experiment does not run
+    ({"options": {"raw": {"datasets": ["emotions", "yeast"]}, "scaled": {}}},
+     "experiment 'tiny': reading 'mlknn-scale', option 'raw': datasets "
+     "names dataset(s) yeast that the experiment does not list"),
 ])
 def test_readings_problems_are_named(change, message, monkeypatch):
     reading = {**SCALE, **change}
@@ -374,6 +378,28 @@ def test_readings_problems_are_named(change, message, monkeypatch):
         del reading["favoured"]
     problem = plan_problem(with_readings({"mlknn-scale": reading}), monkeypatch)
     assert problem.startswith(message), problem
+
+
+def test_an_option_may_run_on_a_subset_of_the_datasets():
+    from mlfsbench.workflow.config import apply_option, expand_readings
+
+    x = {"datasets": ["a", "b", "c"], "n_features": [1],
+         "dataset_n_features": {"b": [2]},
+         "selectors": [{"id": "s", "name": "mim-br",
+                        "dataset_params": {"a": {"x": 1}, "b": {"x": 2}}}],
+         "readings": {"solver": {
+        "about": "", "favoured": "fast", "options": {
+            "fast": {}, "slow": {"datasets": ["c", "a"]}}}}}
+    runs, _ = expand_readings({"e": x})
+    assert runs["e"]["datasets"] == ["a", "b", "c"]
+    slow = runs["e~solver-slow"]
+    assert slow["datasets"] == ["a", "c"]  # in the experiment's order
+    # what names a dropped dataset goes with it
+    assert slow["selectors"][0]["dataset_params"] == {"a": {"x": 1}}
+    assert slow["dataset_n_features"] == {}
+    assert runs["e"]["selectors"][0]["dataset_params"] == {"a": {"x": 1},
+                                                           "b": {"x": 2}}
+    assert apply_option(x, {})["datasets"] == ["a", "b", "c"]
 
 
 def test_dataset_n_features_replaces_the_grid_on_its_dataset(monkeypatch):

@@ -158,10 +158,14 @@ WITH_READINGS = {
     # (+20 select and classify of Sechidis 2019's multi-target and
     # sensitivity experiments, +22 of doquire2013-pruning and +32 of
     # lee2016-labels, which declare no readings)
-    "config.yaml": dict(DRY_RUN["config.yaml"], select=287, classify=471),
-    # grid: extended (K = 1..100): 3 selections, 3 x 3 classifications
+    "config.yaml": dict(DRY_RUN["config.yaml"], select=290, classify=487),
+    # grid: extended (K = 1..100): 3 selections, 3 x 3 classifications;
+    # chi2: liu-setiono: 3 selections and their classifications
     "papers/doquire2013.yaml": dict(DRY_RUN["papers/doquire2013.yaml"],
-                                    select=34, classify=43),
+                                    select=37, classify=46),
+    # solver: irls-glmfit on genbase and yeast at n = 50 (6 selectors x 2)
+    # and yeast's all features
+    "papers/lee2016.yaml": dict(DRY_RUN["papers/lee2016.yaml"], classify=101),
     # favoured raw + per-figure grids (32), scaled (32), union grid (28)
     "papers/li2017.yaml": dict(DRY_RUN["papers/li2017.yaml"], classify=92),
     # criterion: the favoured released-code makes group-jmi-rand the

@@ -829,12 +829,12 @@ def check_readings(name: str, experiment: dict[str, Any]) -> None:
                         raise ValueError(
                             f"{at}: {key} has no entry {ident!r} (its ids: "
                             f"{', '.join(known) or 'none'})")
-            extra = set(override.get("dataset_n_features") or {}) \
-                - set(experiment["datasets"])
-            if extra:
-                raise ValueError(
-                    f"{at}: dataset_n_features names dataset(s) "
-                    f"{', '.join(sorted(extra))} that the experiment does not list")
+            for key in ("dataset_n_features", "datasets"):
+                extra = set(override.get(key) or ()) - set(experiment["datasets"])
+                if extra:
+                    raise ValueError(
+                        f"{at}: {key} names dataset(s) {', '.join(sorted(extra))} "
+                        "that the experiment does not list")
 
 
 def apply_option(experiment: dict[str, Any],
@@ -843,7 +843,8 @@ def apply_option(experiment: dict[str, Any],
     ``override`` applied: an entry's ``name`` replaced, its ``params`` and
     ``dataset_params`` updated key by key (an entry keeps its id, so its
     results stay under the same name in the tables); ``n_features`` and
-    ``dataset_n_features`` replaced (the latter per dataset).
+    ``dataset_n_features`` replaced (the latter per dataset); ``datasets``
+    restricts the run to those of the experiment's datasets.
 
     >>> x = {"classifiers": [{"id": "c", "name": "mlknn", "params": {"k": 10}}],
     ...      "n_features": [1, 2], "readings": {}}
@@ -874,6 +875,21 @@ def apply_option(experiment: dict[str, Any],
     if override.get("dataset_n_features"):
         out["dataset_n_features"] = {**(out.get("dataset_n_features") or {}),
                                      **override["dataset_n_features"]}
+    if override.get("datasets"):  # a subset, in the experiment's order
+        keep = [d for d in out["datasets"] if d in override["datasets"]]
+        out["datasets"] = keep
+        # what names the other datasets goes with them
+        for key in _OVERRIDE_KINDS:
+            for entry in out.get(key) or []:
+                if entry.get("dataset_params"):
+                    entry["dataset_params"] = {
+                        d: p for d, p in entry["dataset_params"].items() if d in keep}
+                if entry.get("datasets"):
+                    entry["datasets"] = [d for d in entry["datasets"] if d in keep]
+        if out.get("dataset_n_features"):
+            out["dataset_n_features"] = {d: g for d, g in
+                                         out["dataset_n_features"].items()
+                                         if d in keep}
     return out
 
 
