@@ -39,6 +39,7 @@ from mlfsbench.data.rawfiles import (
 )
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER, METRICS
 from mlfsbench.data.split import n_folds
+from mlfsbench.workflow.resources import request_mb
 from mlfsbench.workflow.stages import batch_folds, fold_batches
 from mlfsbench.workflow.versions import (
     claims_estimators,
@@ -387,12 +388,17 @@ def labels(wildcards):
 
 
 # -------------------------------------------------------------- resources
-def dataset_mb(wildcards, attempt, threads=1):
-    """Memory request grown with the prepared dataset's size, the job's
-    parallel folds and the attempt."""
-    path = f"data/prepared/{wildcards.dataset}.npz"
-    size = os.path.getsize(path) / 2**20 if os.path.exists(path) else 50
-    return int(min(1000 + 40 * size, 16000) * attempt * max(1, threads))
+def mem_mb_of(rule):
+    """``mem_mb`` of the rule's jobs: measured peaks grown with the prepared
+    dataset's size, the attempt and the parallel folds
+    (mlfsbench.workflow.resources)."""
+
+    def mem_mb(wildcards, attempt, threads=1):
+        path = f"data/prepared/{wildcards.dataset}.npz"
+        size = os.path.getsize(path) / 2**20 if os.path.exists(path) else None
+        return request_mb(rule, size, attempt=attempt, threads=threads)
+
+    return mem_mb
 
 
 # ------------------------------------------------------------------ targets
