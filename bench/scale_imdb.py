@@ -54,56 +54,79 @@ FIELDS = ["method", "kind", "axis", "n", "p", "q", "status", "seconds",
 
 
 # ------------------------------------------------------------------ worker
-def _worker(spec: dict) -> dict:
-    """One run in this process: load the subsample, fit, measure."""
+def _worker(specs: list[dict]) -> None:
+    """Every run of one method in this process, one JSON line each.
+
+    Before each run the peak resident memory is reset to the current one
+    (``/proc/self/clear_refs``), so ``peak_mb - data_mb`` is what the run
+    added to the loaded data.
+    """
+    import gc
+
     import scipy.sparse as sp
     from threadpoolctl import threadpool_limits
 
     from mlfsbench.data import Dataset
     from mlfsbench.estimators import registry
 
-    ds = Dataset.load(spec["data"])  # the subsample of n instances
-    X = sp.csr_matrix(ds.X) if ds.is_sparse else np.asarray(ds.X)
-    X = X[:, np.asarray(spec["features"])]
-    Y = ds.Y[:, : spec["q"]]
-    name, kind = spec["method"], spec["kind"]
-    if kind == "selector" and registry.get("selector", name).input_kind == "discrete":
-        X = _codes(X)
+    for spec in specs:
+        ds = Dataset.load(spec["data"])  # the subsample of n instances
+        X = sp.csr_matrix(ds.X) if ds.is_sparse else np.asarray(ds.X)
+        X = X[:, np.asarray(spec["features"])]
+        Y = ds.Y[:, : spec["q"]]
+        name, kind = spec["method"], spec["kind"]
+        if (kind == "selector"
+                and registry.get("selector", name).input_kind == "discrete"):
+            X = _codes(X)
 
-    def run(X, Y):
-        if kind == "selector":
-            registry.create("selector", name, None, random_state=0).fit(X, Y)
-        else:
-            cut = int(0.8 * X.shape[0])
-            model = registry.create("classifier", name, None, random_state=0)
-            model.fit(X[:cut], Y[:cut])
-            model.predict(X[cut:])
+        def run(X, Y, name=name, kind=kind):
+            if kind == "selector":
+                registry.create("selector", name, None, random_state=0).fit(X, Y)
+            else:
+                cut = int(0.8 * X.shape[0])
+                model = registry.create("classifier", name, None, random_state=0)
+                model.fit(X[:cut], Y[:cut])
+                model.predict(X[cut:])
 
-    with threadpool_limits(limits=1):
-        run(X[:64], Y[:64])  # warm-up: imports and first calls, not timed
-        data_mb = _peak_mb()
-        start = time.perf_counter()
-        run(X, Y)
-        seconds = time.perf_counter() - start
-    return {"seconds": seconds, "peak_mb": _peak_mb(), "data_mb": data_mb}
+        with threadpool_limits(limits=1):
+            run(X[:64], Y[:64])  # warm-up: imports and first calls, not timed
+            gc.collect()
+            data_mb = _reset_peak()
+            start = time.perf_counter()
+            run(X, Y)
+            seconds = time.perf_counter() - start
+        print(json.dumps({"index": spec["index"], "seconds": seconds,
+                          "peak_mb": _status_mb("VmHWM"), "data_mb": data_mb}),
+              flush=True)
+        del ds, X, Y
 
 
-def _peak_mb() -> float:
-    """Peak resident memory of this process (MB).
-
-    ``VmHWM`` of ``/proc/self/status`` where there is one: ``ru_maxrss`` keeps
-    the parent's peak across ``exec`` on Linux, the process's own does not.
-    """
+def _status_mb(field: str) -> float:
+    """``VmHWM`` (peak) or ``VmRSS`` (current) of this process in MB."""
     import resource
 
     try:
         with open("/proc/self/status", encoding="ascii") as fh:
             for line in fh:
-                if line.startswith("VmHWM:"):
+                if line.startswith(field + ":"):
                     return int(line.split()[1]) / 1024
     except OSError:
         pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _reset_peak() -> float:
+    """Reset the peak resident memory to the current one (Linux); return it.
+
+    Where the reset is not available the peak stays the process's peak so
+    far (a run's ``peak_mb`` then bounds it from above).
+    """
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as fh:
+            fh.write("5")
+    except OSError:
+        pass
+    return _status_mb("VmRSS")
 
 
 def _codes(X):
@@ -120,22 +143,62 @@ def _codes(X):
 
 
 # ------------------------------------------------------------------ driver
-def run_one(spec: dict, limit: float) -> dict:
-    """:func:`_worker` in a subprocess; status ``ok``, ``timeout`` or ``error``."""
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker",
-           json.dumps(spec)]
+def run_method(specs: list[dict], limit: float) -> dict[int, dict]:
+    """:func:`_worker` in a subprocess; each run ``ok``, ``timeout``, ``error``
+    or ``skipped``.
+
+    A run past ``limit`` seconds kills the worker; the later runs of larger
+    ``n`` are skipped, the others continue in a new worker.
+    """
+    import queue
+    import threading
+
     env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
            "MKL_NUM_THREADS": "1"}
-    try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=limit,
-                              env=env, check=False)
-    except subprocess.TimeoutExpired:
-        return {"status": "timeout", "seconds": limit}
-    if done.returncode != 0:
-        tail = done.stderr.strip().splitlines()[-1:] or ["?"]
-        print(f"   error: {tail[0]}", file=sys.stderr)
-        return {"status": "error"}
-    return {"status": "ok", **json.loads(done.stdout.strip().splitlines()[-1])}
+    results: dict[int, dict] = {}
+    todo = list(specs)
+    while todo:
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
+            json.dump(todo, fh)
+        proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "--worker", fh.name],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        lines: queue.Queue = queue.Queue()
+        threading.Thread(target=_pump, args=(proc.stdout, lines),
+                         daemon=True).start()
+        for spec in list(todo):
+            try:
+                line = lines.get(timeout=limit + 120)  # + loading and warm-up
+            except queue.Empty:
+                proc.kill()
+                results[spec["index"]] = {"status": "timeout", "seconds": limit}
+                todo.remove(spec)
+                for other in list(todo):
+                    if other["axis"] == "n" and other["n"] > spec["n"]:
+                        results[other["index"]] = {"status": "skipped"}
+                        todo.remove(other)
+                break
+            if line is None:  # the worker failed on this run
+                tail = proc.stderr.read().strip().splitlines()[-1:] or ["?"]
+                print(f"   error: {tail[0]}", file=sys.stderr)
+                results[spec["index"]] = {"status": "error"}
+                todo.remove(spec)
+                break
+            out = json.loads(line)
+            if out["seconds"] > limit:
+                out["status"] = "timeout"
+            results[out.pop("index")] = {"status": "ok", **out}
+            todo.remove(spec)
+        proc.wait()
+        os.unlink(fh.name)
+    return results
+
+
+def _pump(stream, lines) -> None:
+    """Put every line of ``stream`` on the queue ``lines``, then ``None``."""
+    for line in stream:
+        lines.put(line)
+    lines.put(None)
 
 
 def fit_exponent(sizes, values) -> float:
@@ -221,7 +284,8 @@ def main(argv=None) -> int:
                         help="only redo the exponents and the plot from --out")
     args = parser.parse_args(argv)
     if args.worker:
-        print(json.dumps(_worker(json.loads(args.worker))))
+        with open(args.worker, encoding="utf-8") as fh:
+            _worker(json.load(fh))
         return 0
     if args.replot:
         with open(args.out, encoding="utf-8") as fh:
@@ -260,23 +324,23 @@ def main(argv=None) -> int:
             plan.append(("p", vary_at, max(1, int(round(f * p_all))), q_all))
             plan.append(("q", vary_at, p_all, max(1, int(round(f * q_all)))))
         for method in args.methods:
-            stopped = False
-            for axis, n, p, q in plan:
-                if axis == "n" and stopped:  # a smaller size hit the limit
-                    result = {"status": "skipped"}
-                else:
-                    spec = {"data": str(data[n]), "n": n,
-                            "features": sorted(by_frequency[:p].tolist()),
-                            "q": q, "method": method, "kind": kinds[method]}
-                    result = run_one(spec, args.limit)
-                    stopped |= axis == "n" and result["status"] != "ok"
+            # the small varied runs first, then n upwards (a limit stops n)
+            runs = sorted(plan, key=lambda r: (r[0] == "n", r[1]))
+            specs = [{"index": i, "axis": axis, "data": str(data[n]), "n": n,
+                      "features": sorted(by_frequency[:p].tolist()), "q": q,
+                      "method": method, "kind": kinds[method]}
+                     for i, (axis, n, p, q) in enumerate(runs)]
+            results = run_method(specs, args.limit)
+            for i, (axis, n, p, q) in enumerate(runs):
                 row = {"method": method, "kind": kinds[method], "axis": axis,
                        "n": n, "p": p, "q": q, "seconds": float("nan"),
-                       "peak_mb": float("nan"), "data_mb": float("nan"), **result}
+                       "peak_mb": float("nan"), "data_mb": float("nan"),
+                       **results[i]}
                 rows.append(row)
                 print(f"{method:15s} {axis} n={n:6d} p={p:5d} q={q:3d} "
                       f"{row['status']:8s} {row['seconds']:9.2f} s "
-                      f"{row['peak_mb']:8.0f} MB peak", flush=True)
+                      f"{row['peak_mb'] - row['data_mb']:8.0f} MB over the data",
+                      flush=True)
                 _write(args.out, rows, FIELDS)
     return _summarize(rows, args)
 

@@ -39,7 +39,7 @@ from mlfsbench.data.rawfiles import (
 )
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER, METRICS
 from mlfsbench.data.split import n_folds
-from mlfsbench.workflow.resources import request_mb
+from mlfsbench.workflow.resources import prepared_mb, request_mb
 from mlfsbench.workflow.stages import batch_folds, fold_batches
 from mlfsbench.workflow.versions import (
     claims_estimators,
@@ -394,8 +394,7 @@ def mem_mb_of(rule):
     (mlfsbench.workflow.resources)."""
 
     def mem_mb(wildcards, attempt, threads=1):
-        path = f"data/prepared/{wildcards.dataset}.npz"
-        size = os.path.getsize(path) / 2**20 if os.path.exists(path) else None
+        size = prepared_mb(f"data/prepared/{wildcards.dataset}.npz")
         return request_mb(rule, size, attempt=attempt, threads=threads)
 
     return mem_mb

@@ -52,8 +52,8 @@ def test_scale_study_quick(shared_datasets, tmp_path):
     # 2 methods x (2 sizes + features halved + labels halved)
     assert [(r["method"], r["axis"], r["n"], r["p"], r["q"]) for r in rows] == [
         (m, *rest) for m in ("mim-br", "mlknn") for rest in (
-            ("n", "150", "72", "6"), ("n", "300", "72", "6"),
-            ("p", "300", "36", "6"), ("q", "300", "72", "3"))]
+            ("p", "300", "36", "6"), ("q", "300", "72", "3"),
+            ("n", "150", "72", "6"), ("n", "300", "72", "6"))]
     assert all(r["status"] == "ok" and float(r["seconds"]) > 0
                and float(r["peak_mb"]) >= float(r["data_mb"]) > 0 for r in rows)
     with open(out.with_suffix(".exponents.tsv"), encoding="utf-8") as fh:
@@ -82,3 +82,13 @@ def test_exponent_is_the_log_log_slope():
     assert fit_exponent(n, 3e-6 * n**2) == pytest.approx(2.0)
     assert fit_exponent(n, 0.5 * n) == pytest.approx(1.0)
     assert np.isnan(fit_exponent(n[:1], n[:1]))
+
+
+def test_prepared_mb_is_the_uncompressed_arrays(tmp_path):
+    from mlfsbench.workflow.resources import prepared_mb
+
+    path = tmp_path / "d.npz"
+    np.savez_compressed(path, X=np.zeros((1024, 128)))  # 1 MiB of float64
+    assert prepared_mb(path) == pytest.approx(1.0, rel=0.01)
+    assert path.stat().st_size < 2**16  # compressed: far smaller
+    assert prepared_mb(tmp_path / "missing.npz") is None

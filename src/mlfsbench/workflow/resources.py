@@ -1,7 +1,8 @@
 """Memory requests of the rules (``mem_mb``), from measured peaks.
 
 A job asks for ``margin * (peak_mb + per_mb * size)`` MB, ``size`` being the
-prepared dataset file in MB, times the attempt (a job killed for memory is
+prepared dataset's arrays in MB (:func:`prepared_mb`: the uncompressed size of
+its ``.npz``, close to what a job holds after reading it), times the attempt (a job killed for memory is
 retried with more) and the parallel folds of a batch (one process each);
 never less than :data:`FLOOR_MB`, never more than :data:`CEILING_MB` per
 process.
@@ -20,6 +21,8 @@ requests in their ``.smk`` files.
 from __future__ import annotations
 
 import math
+import os
+import zipfile
 
 #: Multiplier over the measured peaks.
 MARGIN = 1.5
@@ -42,6 +45,15 @@ MEASURED = {
     "select": (404, 160.0),
     "classify": (189, 160.0),
 }
+
+
+def prepared_mb(path: str | os.PathLike) -> float | None:
+    """Uncompressed size (MB) of the arrays of a prepared ``.npz``; ``None``
+    when the file is not there (yet)."""
+    if not os.path.exists(path):
+        return None
+    with zipfile.ZipFile(path) as z:
+        return sum(info.file_size for info in z.infolist()) / 2**20
 
 
 def request_mb(rule: str, dataset_mb: float | None = None, *, attempt: int = 1,
