@@ -272,7 +272,7 @@ def main(argv=None) -> int:
     parser.add_argument("--vary-at", type=int, default=None,
                         help="size at which features and labels are varied "
                              "(default: the second size)")
-    parser.add_argument("--fractions", type=float, nargs="+", default=[0.25, 0.5],
+    parser.add_argument("--fractions", type=float, nargs="*", default=[0.25, 0.5],
                         help="fractions of the features / labels at --vary-at")
     parser.add_argument("--limit", type=float, default=600.0,
                         help="wall seconds per run")
