@@ -32,7 +32,10 @@ Choices where the paper is silent (all tested):
   the SWAP phase -- the best swap of a medoid with a non-medoid, all swaps
   evaluated at once in matrix form -- until no swap lowers the total distance.
   It runs on the *distinct* target vectors weighted by their counts, which
-  gives the same objective as on the samples.
+  gives the same objective as on the samples. With Hamming distances the
+  changes of the swaps are updated per swap from the few points whose
+  nearest medoids moved, exact in integers (the same medoids as recomputing
+  them; ``bench/bench_label_groups.py``).
 - When NoC is at least the number of distinct target vectors of the group,
   every distinct vector is its own cluster (no algorithm is run).
 - Clusters are numbered by the position of their medoid among the distinct
