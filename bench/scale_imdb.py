@@ -211,13 +211,17 @@ def fit_exponent(sizes, values) -> float:
 
 
 def exponents(rows: list[dict]) -> list[dict]:
-    """Growth exponent of time and peak memory per (method, axis)."""
+    """Growth exponent of time and peak memory per (method, axis).
+
+    Every finished run counts, also one that finished past the limit (its
+    status is ``timeout`` but its time and peak were measured).
+    """
     out = []
     for method in dict.fromkeys(r["method"] for r in rows):
         for axis, size in (("n", "n"), ("p", "p"), ("q", "q")):
             runs = [r for r in rows if r["method"] == method
                     and r["axis"] in (axis, "n" if axis != "n" else "")
-                    and r["status"] == "ok"]
+                    and np.isfinite(r["peak_mb"])]  # finished, within the limit or not
             if axis != "n":  # the varied runs and the base run of that size
                 base = {r["n"] for r in rows if r["axis"] == axis}
                 runs = [r for r in runs if r["n"] in base]
@@ -244,7 +248,7 @@ def plot(rows: list[dict], path: Path) -> None:
     for method in dict.fromkeys(r["method"] for r in rows):
         runs = sorted((r["n"], r["seconds"]) for r in rows
                       if r["method"] == method and r["axis"] == "n"
-                      and r["status"] == "ok")
+                      and np.isfinite(r["peak_mb"]))
         if runs:
             n, s = zip(*runs, strict=True)
             ax.plot(n, s, marker="o", label=method)

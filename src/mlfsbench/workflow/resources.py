@@ -2,18 +2,18 @@
 
 A job asks for ``margin * (peak_mb + per_mb * size)`` MB, ``size`` being the
 prepared dataset's arrays in MB (:func:`prepared_mb`: the uncompressed size of
-its ``.npz``, close to what a job holds after reading it), times the attempt (a job killed for memory is
-retried with more) and the parallel folds of a batch (one process each);
+its ``.npz``, close to what a job holds after reading it), times the
+attempt (a job killed for memory is retried with more) and the parallel
+folds of a batch (one process each);
 never less than :data:`FLOOR_MB`, never more than :data:`CEILING_MB` per
 process.
 
 ``peak_mb`` is the largest ``max_rss`` of the rule's ``benchmark:`` files in a
 finished doquire2013 run (with the shared smoke and tiny runs: emotions,
-yeast, scene, atp1d); ``per_mb`` is how much the peak grows per MB of prepared
-dataset file, from the scale study on IMDB subsamples
-(``bench/scale_imdb.py``, ``bench/results/scale_imdb.tsv``: the largest
-growth of peak memory above the loaded data among the measured methods,
-between 2 000 and 32 000 instances, per MB of the subsample's prepared file).
+yeast, scene, atp1d); ``per_mb`` is how much the peak grows per MB of
+prepared data, from the scale study on IMDB subsamples
+(``bench/scale_imdb.py``, ``bench/results/scale_imdb.tsv``) and the
+Delicious-size run of ``bench/bench_scale.py`` (sources in :data:`MEASURED`).
 The rules that read no dataset (reports, tables, claims) keep their fixed
 requests in their ``.smk`` files.
 """
