@@ -3,6 +3,7 @@
 rule claims:
     input:
         claims=claims_file,
+        printed=printed_file,
         summary=rules.aggregate.output.summary,
         runtime=rules.runtime.output.table,
         stats=experiment_stats_files,
@@ -27,9 +28,36 @@ rule claims:
         runtime=30,
     params:
         experiment=experiment_config,
+        study=study_of,
         code=code("claims.py", "claims"),
     script:
         "../scripts/claims.py"
+
+
+# An experiment with readings: its claims' verdicts under every reading side
+# by side (readings.tsv) and how robust each is (robust_claims.tsv).
+rule readings:
+    input:
+        favoured=rules.claims.output.table,
+        variants=variant_claims,
+    output:
+        readings="results/{experiment}/tables/readings.tsv",
+        robust="results/{experiment}/tables/robust_claims.tsv",
+    log:
+        "logs/{experiment}/readings.log",
+    benchmark:
+        "benchmarks/{experiment}/readings.tsv"
+    conda:
+        "../envs/mlfsbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    params:
+        spec=readings_spec,
+        code=code("readings.py"),
+    script:
+        "../scripts/readings.py"
 
 
 rule headline:
@@ -82,7 +110,7 @@ rule summary:
         mem_mb=1000,
         runtime=10,
     params:
-        experiments=canonical(EXPERIMENTS),
+        experiments=canonical(MAIN_EXPERIMENTS),
         code=code("summary.py"),
     script:
         "../scripts/summary.py"

@@ -6,15 +6,21 @@ from mlfsbench.report.claims import write_claims
 from mlfsbench.workflow.logutil import log_to
 
 
-def main(claims, experiment, experiment_config, out, html_out):
+def main(claims, experiment, experiment_config, out, html_out, printed=None,
+         study=None):
+    # A variant of an experiment's readings is judged on that experiment's claims.
     root = os.path.dirname(os.path.dirname(out))  # results/<experiment>
-    table = write_claims(claims, experiment, experiment_config, root, out, html_out)
+    table = write_claims(claims, study or experiment, experiment_config, root, out,
+                         html_out, printed=printed)
     for verdict, count in table["verdict"].value_counts().items():
         print(f"{experiment}: {count} {verdict}")
 
 
 if __name__ == "__main__":
     smk = snakemake  # noqa: F821 (injected by Snakemake)
+    printed = smk.input.printed  # the study's printed tables, if any
+    printed = [printed] if isinstance(printed, str) else list(printed)
     with log_to(smk.log[0]):
         main(smk.input.claims, smk.wildcards.experiment, smk.params.experiment,
-             smk.output.table, smk.output.html)
+             smk.output.table, smk.output.html, printed=(printed or [None])[0],
+             study=smk.params.study)

@@ -1,13 +1,12 @@
 """Snakemake adapter: the headline figure of one experiment."""
 
-import pandas as pd
-
+from mlfsbench.io import read_table
 from mlfsbench.report.summary import headline_plot
 from mlfsbench.workflow.logutil import log_to
 
 
 def main(summary, metric, png, labels=None):
-    table = pd.read_csv(summary, sep="\t", dtype={"n_features": str})
+    table = read_table(summary, dtype={"n_features": str})
     headline_plot(table, metric, png, labels)
 
 

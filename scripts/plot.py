@@ -1,13 +1,12 @@
 """Snakemake adapter: metric-versus-K plot of one dataset (PNG and PDF)."""
 
-import pandas as pd
-
+from mlfsbench.io import read_table
 from mlfsbench.report.aggregate import plot_dataset
 from mlfsbench.workflow.logutil import log_to
 
 
 def main(summary, dataset, png, pdf, labels=None):
-    table = pd.read_csv(summary, sep="\t", dtype={"n_features": str})
+    table = read_table(summary, dtype={"n_features": str})
     plot_dataset(table, dataset, png, pdf, labels)
 
 

@@ -12,7 +12,7 @@ import pytest
 from mlfsbench.data import Dataset
 from mlfsbench.estimators import registry
 from mlfsbench.estimators.classifiers.mlknn import MLkNN
-from mlfsbench.workflow import stages
+from mlfsbench.workflow import folds, pool, stages
 from mlfsbench.workflow.seeds import derive_seed
 
 
@@ -68,7 +68,7 @@ def test_group_jmi_rand_draws_other_groups_in_other_folds(files):
     ds = Dataset.load(data)
     draws = []
     for fold, seed in enumerate(seeds):
-        train, _ = stages.load_fold(split, fold)
+        train, _ = folds.load_fold(split, fold)
         sel = registry.create("selector", "group-jmi-rand", {}, random_state=seed)
         sel.fit(ds.X[train], ds.Y[train])
         groups = sel.label_groups_
@@ -117,14 +117,21 @@ def test_classify_batch_equals_per_fold_classify_and_evaluate(files, tmp_path):
     assert sorted(p.name for p in (tmp_path / "pred").iterdir()) == [
         "fold0.npz", "fold1.npz", "fold2.npz"]
     records = stages.read_selections(tmp_path / "s.json")
+    ds = Dataset.load(data)
     for fold in (0, 1, 2):
-        (tmp_path / "one.json").write_text(json.dumps(records[fold]))
-        stages.classify(data, split, fold, tmp_path / "one.json", tmp_path / "p.npz",
-                        classifier="mlknn", params={"k": 5}, grid=[1, 4, "all"],
-                        seed=derive_seed(0, "syn", "kfold-k3-seed0", fold, "mlknn"))
-        old = stages.evaluate(data, tmp_path / "p.npz", tmp_path / "o.tsv",
-                              dataset_name="syn", split_name="kfold-k3-seed0",
-                              fold=fold, selector="mim-br", classifier="mlknn")
+        train, test = folds.load_fold(split, fold)
+        X_train, X_test = folds.fold_data(ds, train, test)
+        pred = folds.classify_fold(
+            X_train, ds.Y[train], X_test, records[fold], classifier="mlknn",
+            params={"k": 5}, grid=[1, 4, "all"],
+            seed=derive_seed(0, "syn", "kfold-k3-seed0", fold, "mlknn"))
+        with np.load(tmp_path / "pred" / f"fold{fold}.npz") as z:
+            np.testing.assert_array_equal(z["test"], test)
+            np.testing.assert_array_equal(z["Y_score"], pred["Y_score"])
+        old = pd.DataFrame(
+            [("syn", "kfold-k3-seed0", fold, "mim-br", "mlknn", *row)
+             for row in folds.evaluate_fold(ds.Y[test], pred)],
+            columns=stages.METRIC_COLUMNS)
         new = table[table["fold"] == fold].reset_index(drop=True)
         pd.testing.assert_frame_equal(new, old)
     written = pd.read_csv(tmp_path / "m.tsv", sep="\t", dtype={"n_features": str})
@@ -180,7 +187,7 @@ def test_classifier_reads_codes_when_asked(files, tmp_path):
     ds = Dataset.load(data)
     with np.load(tmp_path / "d.npz") as z:
         X_train, X_test = z["X_train_0"], z["X_test_0"]
-    train, test = stages.load_fold(split, 0)
+    train, test = folds.load_fold(split, 0)
     model = registry.create("classifier", "br-lr", {"penalty": None},
                             random_state=derive_seed(0, "syn", "kfold-k3-seed0", 0,
                                                      "br-lr"))
@@ -212,29 +219,23 @@ def test_classify_uses_predict_path_once_per_granule(monkeypatch):
               "granules": [{"labels": [0, 1, 2], "ranking": list(range(12))},
                            {"labels": [3, 4, 5], "ranking": list(range(11, -1, -1))}]}
     kwargs = dict(params={"k": 5}, grid=[1, 3, 6, "all"], seed=3)
-    plain = stages.classify_fold(X_train, Y_train, X_test, record,
+    plain = folds.classify_fold(X_train, Y_train, X_test, record,
                                  classifier="mlknn", **kwargs)
     real_get = registry.get
     monkeypatch.setattr(registry, "get", lambda kind, name: PathKNN
                         if (kind, name) == ("classifier", "path-knn")
                         else real_get(kind, name))
     PathKNN.calls = []
-    path = stages.classify_fold(X_train, Y_train, X_test, record,
+    path = folds.classify_fold(X_train, Y_train, X_test, record,
                                 classifier="path-knn", **kwargs)
     assert PathKNN.calls == [4, 4]  # one call per granule, every K at once
     np.testing.assert_array_equal(path["Y_pred"], plain["Y_pred"])
     np.testing.assert_array_equal(path["Y_score"], plain["Y_score"])
 
 
-def test_batches():
-    assert stages.fold_batches(30) == ["folds0-29"]
-    assert stages.fold_batches(30, 10) == ["folds0-9", "folds10-19", "folds20-29"]
-    assert stages.batch_folds("folds10-19") == list(range(10, 20))
-
-
 def test_transform_batch_equals_each_fold_alone(files, tmp_path):
     # One job per batch: the arrays and summary of each fold are those of the
-    # single-fold stage with that fold's derived seed (label-groups is random).
+    # per-fold transformation with that fold's derived seed (label-groups is random).
     data, split = files
     keys = {**KEYS, "transformation": "label-groups"}
     out = stages.transform_batch(data, split, [0, 1, 2], tmp_path / "t.npz",
@@ -242,18 +243,19 @@ def test_transform_batch_equals_each_fold_alone(files, tmp_path):
                                  params={"noc": 2}, seed=0, keys=keys)
     with np.load(tmp_path / "t.npz") as z:
         batch = {k: z[k] for k in z.files}
+    ds = Dataset.load(data)
     for fold, record in zip([0, 1, 2], out["records"], strict=True):
         seed = derive_seed(0, "syn", "kfold-k3-seed0", fold, "label-groups")
         assert record["seed"] == seed and record["fold"] == fold
-        alone = stages.transform_labels(data, split, fold, tmp_path / f"{fold}.npz",
-                                        method="label-groups", params={"noc": 2},
-                                        seed=seed)
+        train, test = folds.load_fold(split, fold)
+        arrays, alone = folds.transform_fold(ds.Y[train], ds.Y[test],
+                                             method="label-groups",
+                                             params={"noc": 2}, seed=seed)
         assert {k: v for k, v in record.items() if k in alone} == alone
-        with np.load(tmp_path / f"{fold}.npz") as z:
-            assert sorted(z.files) == sorted(k.split("/", 1)[1] for k in batch
-                                             if k.startswith(f"{fold}/"))
-            for k in z.files:
-                np.testing.assert_array_equal(batch[f"{fold}/{k}"], z[k])
+        assert sorted(arrays) == sorted(k.split("/", 1)[1] for k in batch
+                                        if k.startswith(f"{fold}/"))
+        for k, v in arrays.items():
+            np.testing.assert_array_equal(batch[f"{fold}/{k}"], v)
 
 
 def _worker_pid(i):
@@ -280,14 +282,14 @@ def test_map_runs_items_in_workers_in_order():
     import os
     import sys
 
-    assert stages._map(abs, [(-3,), (2,), (-1,)], 2) == [3, 2, 1]
-    pids = stages._map(_worker_pid, [(0,), (1,), (2,), (3,)], 2)
+    assert pool.map_folds(abs, [(-3,), (2,), (-1,)], 2) == [3, 2, 1]
+    pids = pool.map_folds(_worker_pid, [(0,), (1,), (2,), (3,)], 2)
     assert os.getpid() not in pids
     if sys.platform.startswith("linux"):  # forked workers: one BLAS thread each
-        assert stages._map(_blas_threads, [(0,), (1,)], 2) == [[1], [1]]
+        assert pool.map_folds(_blas_threads, [(0,), (1,)], 2) == [[1], [1]]
     # one item or one thread: in this process, no worker
-    assert stages._map(_worker_pid, [(0,)], 2) == [os.getpid()]
-    assert stages._map(_worker_pid, [(0,), (1,)], 1) == [os.getpid()] * 2
+    assert pool.map_folds(_worker_pid, [(0,)], 2) == [os.getpid()]
+    assert pool.map_folds(_worker_pid, [(0,), (1,)], 1) == [os.getpid()] * 2
 
 
 def test_map_fails_when_a_worker_dies():
@@ -298,4 +300,4 @@ def test_map_fails_when_a_worker_dies():
     if not sys.platform.startswith("linux"):
         pytest.skip("forked workers on Linux only")
     with pytest.raises(BrokenProcessPool):
-        stages._map(_die, [(0,), (1,), (2,)], 2)
+        pool.map_folds(_die, [(0,), (1,), (2,)], 2)

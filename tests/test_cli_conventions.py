@@ -68,6 +68,9 @@ def test_run_passes_its_own_options_to_snakemake(monkeypatch):
     assert main(["run", "--cores", "2", "--configfile", "c.yaml", "--",
                  "--dry-run"]) == 0
     assert seen["args"] == ["--cores", "2", "--configfile", "c.yaml", "--dry-run"]
+    # Snakemake's own options that start like ours are not abbreviations of ours
+    assert main(["run", "--cores", "1", "--config", "mirror=x", "--core", "3"]) == 0
+    assert seen["args"] == ["--cores", "1", "--config", "mirror=x", "--core", "3"]
 
 
 def _study(root: Path, name: str, verdicts: list[str]) -> None:

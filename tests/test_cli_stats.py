@@ -127,3 +127,41 @@ def test_stats_round_reports_rounded_and_unrounded_ranks(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "rounded_rank\ta\t1.8333" in text
     assert "\nrank\tb\t1.6667" in text
+
+
+def _no_constants(name):
+    raise ValueError(f"not JSON: {name}")
+
+
+def test_identical_ranks_give_strict_json(tmp_path, capsys):
+    # every dataset ranks the methods alike: Friedman's chi2 is N (k - 1) and
+    # Iman-Davenport's F infinite, which JSON cannot hold
+    table = tmp_path / "t.csv"
+    table.write_text("dataset,a,b,c\nd1,1,2,3\nd2,1,2,3\nd3,2,3,4\n",
+                     encoding="utf-8")
+    assert main(["stats", str(table), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out, parse_constant=_no_constants)
+    assert out["friedman"]["chi2"] == pytest.approx(6.0)
+    assert out["iman_davenport"]["F"] is None
+    assert out["iman_davenport"]["F_note"] == "inf (not representable in JSON)"
+    assert out["iman_davenport"]["p_value"] == 0.0
+
+
+def test_workflow_stats_file_is_strict_json(tmp_path):
+    from mlfsbench.io import write_json
+
+    write_json(tmp_path / "s.json", {"F": float("inf"), "x": [float("nan"), 1.5],
+                                     "y": np.float64(-np.inf)})
+    out = json.loads((tmp_path / "s.json").read_text(), parse_constant=_no_constants)
+    assert out == {"F": None, "F_note": "inf (not representable in JSON)",
+                   "x": [None, 1.5], "y": None,
+                   "y_note": "-inf (not representable in JSON)"}
+
+
+@pytest.mark.parametrize("name", ["NA", "nan", "null", "None"])
+def test_dataset_named_like_a_missing_value_keeps_its_name(tmp_path, capsys, name):
+    table = tmp_path / "t.csv"
+    table.write_text(f"dataset,a,b\n{name},0.1,0.2\nyeast,0.3,0.1\n",
+                     encoding="utf-8")
+    assert main(["stats", str(table), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["datasets"] == [name, "yeast"]

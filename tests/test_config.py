@@ -20,6 +20,7 @@ from mlfsbench.workflow.config import (
     load_experiment_files,
     method_id,
     prepared_feature_counts,
+    schema_problem,
 )
 
 REPO = Path(__file__).resolve().parents[1]
@@ -301,3 +302,94 @@ def test_classifier_input_codes_needs_a_discretization():
     lee = yaml.safe_load((REPO / "config/papers/lee2016.yaml").read_text())
     assert [c["input"] for c in lee["experiments"]["lee2016"]["classifiers"]] == [
         "codes"]
+
+
+# ------------------------------------------------------------------ readings
+def with_readings(readings: dict) -> dict:
+    """config/tiny.yaml's experiment with ``readings`` (its classifier, named
+    by its registry name ``mlknn``, has a hashed id)."""
+    config = yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())
+    config["experiments"]["tiny"]["readings"] = readings
+    return config
+
+
+def plan_problem(config: dict, monkeypatch) -> str:
+    """The first problem the workflow finds in ``config``: the schema's, else
+    the plan's (its checks and the readings' expansion)."""
+    from mlfsbench.workflow.plan import make_plan
+
+    monkeypatch.chdir(REPO)
+    problem = schema_problem(config)
+    if problem:
+        return problem
+    try:
+        make_plan(config)
+    except ValueError as exc:
+        return str(exc)
+    return ""
+
+
+SCALE = {"about": "the paper is silent", "favoured": "raw", "options": {
+    "raw": {"classifiers": {"mlknn": {"params": {"scale": False}}}},
+    "scaled": {}}}
+
+
+def test_readings_are_valid_and_expand(monkeypatch):
+    assert plan_problem(with_readings({"mlknn-scale": SCALE}), monkeypatch) == ""
+
+
+@pytest.mark.parametrize("change, message", [
+    # favoured names no option
+    ({"favoured": "rough"}, "experiment 'tiny': reading 'mlknn-scale' favours "
+     "'rough', which is not one of its options (raw, scaled)"),
+    # favoured missing
+    ({"favoured": None}, "experiments.tiny.readings.mlknn-scale: 'favoured' is "
+     "a required property"),
+    # an override of an entry the experiment does not have
+    ({"options": {"raw": {"classifiers": {"knn": {"params": {"scale": False}}}},
+                  "scaled": {}}},
+     "experiment 'tiny': reading 'mlknn-scale', option 'raw': classifiers has "
+     "no entry 'knn' (its ids: mlknn-43d785ff, mlknn)"),
+    # an unknown kind of override (a misspelt key)
+    ({"options": {"raw": {"classifier": {"mlknn": {"params": {}}}}, "scaled": {}}},
+     "experiments.tiny.readings.mlknn-scale.options.raw: Additional properties "
+     "are not allowed ('classifier' was unexpected)"),
+    # a parameter the classifier does not have: the variant's check names it
+    ({"favoured": "scaled",
+      "options": {"raw": {"classifiers": {"mlknn": {"params": {"scal": False}}}},
+                  "scaled": {}}},
+     "experiment 'tiny~mlknn-scale-raw': config classifiers: classifier "
+     "'mlknn' has no parameter(s) scal"),
+    # one option only
+    ({"options": {"raw": {}}}, "experiments.tiny.readings.mlknn-scale.options: "
+     "{'raw': {}} does not have enough properties"),
+    # a per-dataset grid of a dataset the experiment does not run
+    ({"options": {"raw": {"dataset_n_features": {"yeast": [1]}}, "scaled": {}}},
+     "experiment 'tiny': reading 'mlknn-scale', option 'raw': dataset_n_features "
+     "names dataset(s) yeast that the experiment does not list"),
+])
+def test_readings_problems_are_named(change, message, monkeypatch):
+    reading = {**SCALE, **change}
+    if reading["favoured"] is None:
+        del reading["favoured"]
+    problem = plan_problem(with_readings({"mlknn-scale": reading}), monkeypatch)
+    assert problem.startswith(message), problem
+
+
+def test_dataset_n_features_replaces_the_grid_on_its_dataset(monkeypatch):
+    from mlfsbench.workflow.plan import make_plan
+
+    monkeypatch.chdir(REPO)
+    config = yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())
+    config["experiments"]["tiny"]["dataset_n_features"] = {"emotions": ["2..3", "all"]}
+    plan = make_plan(config)
+    grids = {tuple(plan.grid_of[j.keys["grid"]])
+             for j in plan.outputs("tiny", "classify")}
+    assert grids == {(2, 3), ("all",)}
+    assert plan.grids["tiny"] == [2, 3, "all"]
+    config["experiments"]["tiny"]["dataset_n_features"] = {"yeast": [1]}
+    with pytest.raises(ValueError, match="dataset_n_features names dataset.*yeast"):
+        make_plan(config)
+    config["experiments"]["tiny"]["dataset_n_features"] = {"emotions": ["3..1"]}
+    with pytest.raises(ValueError, match="invalid feature-count range '3..1'"):
+        make_plan(config)

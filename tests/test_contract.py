@@ -427,6 +427,7 @@ def test_transformation_ignores_the_order_of_the_rows(name):
 def test_select_stage_passes_the_datasets_feature_types(tmp_path):
     from mlfsbench.data import Dataset
     from mlfsbench.workflow import stages
+    from mlfsbench.workflow.folds import load_fold
 
     rng = np.random.default_rng(0)
     Y = rng.integers(0, 2, (200, 2)).astype(np.uint8)
@@ -437,13 +438,16 @@ def test_select_stage_passes_the_datasets_feature_types(tmp_path):
             ).save(tmp_path / "typed.npz")
     stages.split(tmp_path / "typed.npz", {"type": "kfold", "k": 2, "seed": 0},
                  tmp_path / "split.npz")
-    rec = stages.select(tmp_path / "typed.npz", tmp_path / "split.npz", 0,
-                        tmp_path / "s.json", method="ig-br",
-                        params={"discretization": "auto", "threshold": None})
+    out = stages.select_batch(tmp_path / "typed.npz", tmp_path / "split.npz", [0],
+                              tmp_path / "s.json", method="ig-br",
+                              params={"discretization": "auto", "threshold": None},
+                              seed=0, keys={"dataset": "typed", "split": "k2",
+                                            "selector": "ig-br"})
+    rec = out["records"][0]
     scores = dict(zip(["numeric01", "word"], rec["scores"], strict=True))
     # one column, two types: the numeric one through MDL, the word as nominal
     # codes (as Weka reads them); without the types both would be nominal
-    train, _ = stages.load_fold(tmp_path / "split.npz", 0)
+    train, _ = load_fold(tmp_path / "split.npz", 0)
     mdl = selector("ig-br", discretization="mdl").fit(X[train], Y[train])
     nominal = selector("ig-br", discretization="none").fit(X[train], Y[train])
     assert scores["numeric01"] == mdl.scores_[0]

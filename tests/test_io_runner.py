@@ -207,3 +207,64 @@ def test_one_thread_per_job_on_one_machine(tmp_path, monkeypatch, args, added):
     (work / "Snakefile").write_text("")
     assert run(args, workdir=work) == 0
     assert json.loads(seen.read_text()) == ["--rerun-incomplete", *added, *args]
+
+
+@pytest.mark.parametrize("name", ["NA", "nan", "null", "None", "N/A"])
+def test_dataset_named_like_a_missing_value_keeps_its_name_in_tables(tmp_path, name):
+    import pandas as pd
+
+    from mlfsbench.io import METRIC_COLUMNS, format_table, read_table
+    from mlfsbench.report.aggregate import summarize, write_tables
+
+    rows = [[d, "cv", f, "mim", "mlknn", "5", "hamming_loss", v]
+            for d, f, v in [(name, 0, 0.1), (name, 1, 0.3), ("yeast", 0, 0.2),
+                            ("yeast", 1, float("nan"))]]
+    src = tmp_path / "m.tsv"
+    src.write_text(format_table(pd.DataFrame(rows, columns=METRIC_COLUMNS)))
+    table = write_tables([src], tmp_path / "metrics.tsv", tmp_path / "summary.tsv")
+    assert table["dataset"].tolist() == [name, name, "yeast", "yeast"]
+    summary = read_table(tmp_path / "summary.tsv", dtype={"n_features": str})
+    assert summary["dataset"].tolist() == [name, "yeast"]
+    assert summary["mean"].tolist() == pytest.approx([0.2, 0.2])
+    # an empty cell is still a missing value
+    assert read_table(tmp_path / "metrics.tsv")["value"].isna().tolist() == [
+        False, False, False, True]
+    assert summarize(table)["folds"].tolist() == [2, 1]
+
+
+def test_run_passes_config_to_snakemake_not_as_a_configfile(tmp_path, monkeypatch):
+    # argparse took Snakemake's --config for an abbreviated --configfile
+    from mlfsbench import cli
+
+    seen = {}
+    monkeypatch.setattr("mlfsbench.workflow.runner.run",
+                        lambda args, workdir, **_: seen.update(args=args) or 0)
+    assert cli.main(["run", "--cores", "2", "--configfile", "c.yaml", "--config",
+                     "mirror=x"]) == 0
+    assert seen["args"] == ["--cores", "2", "--configfile", "c.yaml", "--config",
+                            "mirror=x"]
+
+
+def test_run_from_another_directory_with_directory_or_snakefile(tmp_path, monkeypatch):
+    # today's runner looked for a Snakefile in the current directory only
+    seen = tmp_path / "cwd.txt"
+    exe = tmp_path / "fake.py"
+    exe.write_text("import os, sys\n"
+                   "if '--unlock' not in sys.argv:\n"
+                   f"    open({str(seen)!r}, 'w').write(os.getcwd() + ' ' + "
+                   "' '.join(sys.argv[1:]))\n")
+    monkeypatch.setattr("mlfsbench.workflow.runner._snakemake_cmd",
+                        lambda: [sys.executable, str(exe)])
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "Snakefile").write_text("")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert run(["--directory", "../w", "--cores", "1"]) == 0
+    assert seen.read_text() == f"{work} --rerun-incomplete --max-threads 1 --cores 1"
+    assert run(["--snakefile", "../w/Snakefile", "--cores", "1"]) == 0
+    assert seen.read_text() == (f"{elsewhere} --rerun-incomplete --max-threads 1 "
+                                f"--snakefile {work / 'Snakefile'} --cores 1")
+    with pytest.raises(FileNotFoundError, match="no Snakefile here"):
+        run(["--cores", "1"])

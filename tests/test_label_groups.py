@@ -169,6 +169,50 @@ def test_euclidean_for_continuous_targets():
     assert len(set(zip(codes.tolist(), truth.tolist(), strict=True))) == 3
 
 
+def test_euclidean_clusters_of_real_targets_at_a_large_scale():
+    """Hand-made real-valued targets (16 of them, values of order 1e5 as in
+    oes97/oes10) around four known centres: Euclidean k-medoids with NoC = 4
+    recovers the four groups exactly, a medoid is at distance exactly 0 from
+    itself, and a transform of new points goes to the centre they were drawn
+    around."""
+    rng = np.random.default_rng(3)
+    centres = rng.uniform(0.0, 2e5, (4, 16))
+    truth = np.repeat(np.arange(4), 25)
+    T = centres[truth] + rng.normal(scale=50.0, size=(100, 16))
+    lg = LabelGroups(groups=[list(range(16))], noc=4, metric="euclidean",
+                     random_state=0).fit(T)
+    codes = lg.transform(T)[:, 0]
+    # one code per true cluster and one true cluster per code
+    pairs = set(zip(codes.tolist(), truth.tolist(), strict=True))
+    assert len(pairs) == 4 and len({c for c, _ in pairs}) == 4
+    # each medoid lies within twice a point's expected noise (50 sqrt(16))
+    # of its cluster's centre
+    medoids = lg.medoids_[0]
+    assert medoids.shape == (4, 16)
+    assert (target_distances(medoids, medoids, "euclidean").diagonal() == 0).all()
+    for c, t in pairs:
+        assert np.linalg.norm(medoids[c] - centres[t]) < 50.0 * np.sqrt(16) * 2
+    fresh = centres[[2, 0, 3]] + rng.normal(scale=50.0, size=(3, 16))
+    mapping = {t: c for c, t in pairs}
+    assert lg.transform(fresh)[:, 0].tolist() == [mapping[2], mapping[0], mapping[3]]
+
+
+def test_euclidean_random_groups_of_regression_targets():
+    """Group-JMI-Rand's draw on real targets: every group is a subset of the
+    targets of the drawn size, clustered into min(NoC, distinct rows)
+    clusters, codes in range."""
+    rng = np.random.default_rng(5)
+    T = rng.normal(size=(60, 6)) * np.array([1.0, 10.0, 100.0, 1.0, 1e3, 1e4])
+    lg = LabelGroups(pot=(0.25, 0.75), noc=(4, 16), metric="euclidean",
+                     random_state=1).fit(T)
+    Z = lg.transform(T)
+    assert Z.shape == (60, 6) and len(lg.groups_) == 6
+    for i, g in enumerate(lg.groups_):
+        assert g.size == max(1, int(np.floor(lg.pot_[i] * 6 + 0.5)))
+        assert lg.n_clusters_[i] == lg.noc_[i]  # 60 distinct rows > 16
+        assert set(Z[:, i].tolist()) == set(range(lg.n_clusters_[i]))
+
+
 @pytest.mark.parametrize("params, message", [
     ({"pot": 0.0}, "pot"), ({"pot": 1.5}, "pot"), ({"pot": (0.7, 0.2)}, "pot"),
     ({"noc": 0}, "noc"), ({"noc": (3, 2, 1)}, "noc"), ({"m": 0}, "m must"),

@@ -1,4 +1,4 @@
-"""Per-granule classification (Li et al. 2017, Fig. 2) in the pipeline stages."""
+"""Per-granule classification (Li et al. 2017, Fig. 2) in the per-fold stages."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from mlfsbench.data import Dataset
 from mlfsbench.estimators.classifiers.mlknn import MLkNN
-from mlfsbench.workflow import stages as pipeline
+from mlfsbench.workflow import folds, stages
 
 # Algorithm 1 starts from randomly chosen labels; seeds whose two initial
 # centers fall in the same block end in the symmetric local optimum
@@ -32,18 +32,31 @@ def granular_dataset(n=150, seed=0) -> Dataset:
 def staged(tmp_path):
     path = tmp_path / "gran.npz"
     granular_dataset().save(path)
-    pipeline.split(path, {"type": "kfold", "k": 3, "seed": 0}, tmp_path / "split.npz")
-    pipeline.discretize(path, tmp_path / "split.npz", 0, tmp_path / "d.npz",
-                        strategy="equal-width", bins=5)
+    stages.split(path, {"type": "kfold", "k": 3, "seed": 0}, tmp_path / "split.npz")
+    stages.discretize_batch(path, tmp_path / "split.npz", [0], tmp_path / "d.npz",
+                            strategy="equal-width", bins=5)
     return tmp_path, path
+
+
+def select(path, tmp, **kwargs) -> dict:
+    """The selection record of fold 0, on the discretized features."""
+    ds = Dataset.load(path)
+    train, _, X, _ = folds.fold_features(ds, tmp / "split.npz", 0, tmp / "d.npz")
+    return folds.select_fold(X, ds.Y[train], ds.feature_names, **kwargs)
+
+
+def classify(path, tmp, record, **kwargs) -> dict:
+    """The predictions of fold 0 on the raw features."""
+    ds = Dataset.load(path)
+    train, _, X_train, X_test = folds.fold_features(ds, tmp / "split.npz", 0, None)
+    return folds.classify_fold(X_train, ds.Y[train], X_test, record, **kwargs)
 
 
 def test_selection_record_has_granules(staged):
     tmp, path = staged
-    rec = pipeline.select(path, tmp / "split.npz", 0, tmp / "s.json",
-                          method="granular-mrmr", params={"granules": 2},
-                          seed=GOOD_SEED, discretized=tmp / "d.npz")
-    stored = json.loads((tmp / "s.json").read_text())
+    rec = select(path, tmp, method="granular-mrmr", params={"granules": 2},
+                 seed=GOOD_SEED)
+    stored = json.loads(json.dumps(rec))  # what the selection file keeps
     assert stored["granules"] == rec["granules"]
     labels = sorted(sum((g["labels"] for g in rec["granules"]), []))
     assert labels == [0, 1, 2, 3]
@@ -53,25 +66,21 @@ def test_selection_record_has_granules(staged):
         # each granule's own informative feature comes first
         assert g["ranking"][0] == (0 if g["labels"] == [0, 1] else 2)
     # selectors without granules keep the old record
-    plain = pipeline.select(path, tmp / "split.npz", 0, tmp / "m.json",
-                            method="mim-br", discretized=tmp / "d.npz")
+    plain = select(path, tmp, method="mim-br")
     assert "granules" not in plain
 
 
 def test_classify_trains_one_model_per_granule(staged):
     tmp, path = staged
-    pipeline.select(path, tmp / "split.npz", 0, tmp / "s.json",
-                    method="granular-mrmr", params={"granules": 2},
-                    seed=GOOD_SEED, discretized=tmp / "d.npz")
-    pipeline.classify(path, tmp / "split.npz", 0, tmp / "s.json", tmp / "p.npz",
-                      classifier="mlknn", params={"k": 5}, grid=[1, 2, "all"])
-    record = json.loads((tmp / "s.json").read_text())
+    record = json.loads(json.dumps(select(
+        path, tmp, method="granular-mrmr", params={"granules": 2}, seed=GOOD_SEED)))
+    pred = classify(path, tmp, record, classifier="mlknn", params={"k": 5},
+                    grid=[1, 2, "all"])
     ds = granular_dataset()
-    train, test = pipeline.load_fold(tmp / "split.npz", 0)
-    with np.load(tmp / "p.npz") as z:
-        assert z["labels"].tolist() == ["1", "2", "all"]
-        assert z["Y_pred"].shape == (3, len(test), 4)
-        Y_pred, Y_score = z["Y_pred"], z["Y_score"]
+    train, test = folds.load_fold(tmp / "split.npz", 0)
+    assert pred["labels"].tolist() == ["1", "2", "all"]
+    assert pred["Y_pred"].shape == (3, len(test), 4)
+    Y_pred, Y_score = pred["Y_pred"], pred["Y_score"]
     for i, k in enumerate([1, 2, 8]):
         for g in record["granules"]:
             cols = np.sort(np.asarray(g["ranking"][:k]))
@@ -92,16 +101,13 @@ def test_classify_trains_one_model_per_granule(staged):
 
 def test_classify_without_granules_is_unchanged(staged):
     tmp, path = staged
-    rec = pipeline.select(path, tmp / "split.npz", 0, tmp / "m.json",
-                          method="mim-br", discretized=tmp / "d.npz")
-    pipeline.classify(path, tmp / "split.npz", 0, tmp / "m.json", tmp / "p.npz",
-                      classifier="mlknn", params={"k": 5}, grid=[3])
+    rec = select(path, tmp, method="mim-br")
+    pred = classify(path, tmp, rec, classifier="mlknn", params={"k": 5}, grid=[3])
     ds = granular_dataset()
-    train, test = pipeline.load_fold(tmp / "split.npz", 0)
+    train, test = folds.load_fold(tmp / "split.npz", 0)
     cols = np.sort(np.asarray(rec["ranking"][:3]))
     model = MLkNN(k=5, random_state=0).fit(ds.X[train][:, cols], ds.Y[train])
-    with np.load(tmp / "p.npz") as z:
-        np.testing.assert_array_equal(z["Y_pred"][0],
-                                      model.predict(ds.X[test][:, cols]))
-        np.testing.assert_allclose(z["Y_score"][0],
-                                   model.predict_proba(ds.X[test][:, cols]))
+    np.testing.assert_array_equal(pred["Y_pred"][0],
+                                  model.predict(ds.X[test][:, cols]))
+    np.testing.assert_allclose(pred["Y_score"][0],
+                               model.predict_proba(ds.X[test][:, cols]))

@@ -179,7 +179,7 @@ def test_installed_plugin_through_the_workflow(installed, shared_datasets,
 
     from mlfsbench.data import Dataset
     from mlfsbench.io import read_selections
-    from mlfsbench.workflow.stages import fold_data, load_fold
+    from mlfsbench.workflow.folds import fold_data, load_fold
 
     results = workdir / "results" / "tiny"
     # the shared cache: emotions, the 2-fold split protocol, both folds, seed 0

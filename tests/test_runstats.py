@@ -75,3 +75,57 @@ def test_runstats_cli_and_bad_file(run_dir, capsys):
     bad.write_text("not a benchmark\n")
     assert main(["runstats", "--workdir", str(run_dir)]) == 1
     assert "broken.tsv: not a Snakemake benchmark file" in capsys.readouterr().err
+
+
+def _two_experiments(tmp_path: Path) -> Path:
+    """A config of two experiments on emotions that share mim-br's jobs;
+    only the second runs ppt-mi."""
+    base = ("    datasets: [emotions]\n"
+            "    splits: {cv2: {type: kfold, k: 2, seed: 0}}\n"
+            "    classifiers: [{name: mlknn, params: {k: 10, s: 1.0}}]\n"
+            "    n_features: [1, 5]\n    seed: 0\n")
+    mim = "      - {name: mim-br, discretize: {strategy: equal-width, bins: 5}}\n"
+    ppt = "      - {name: ppt-mi, discretize: {strategy: equal-width, bins: 5}}\n"
+    text = (f"datasets_table: {REPO / 'config' / 'datasets.tsv'}\n"
+            "experiments:\n"
+            f"  e1:\n{base}    selectors:\n{mim}"
+            f"  e2:\n{base}    selectors:\n{mim}{ppt}")
+    path = tmp_path / "two.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_shared_jobs_are_split_equally_among_their_experiments(tmp_path, capsys):
+    from mlfsbench.workflow.runstats import plan_of_config
+
+    config = _two_experiments(tmp_path)
+    plan = plan_of_config(config, tmp_path)
+    selects = {e: [j for j in plan.outputs(e, "select")] for e in ("e1", "e2")}
+    shared_select = selects["e1"][0].keys
+    own_select = [j.keys for j in selects["e2"] if j.keys != shared_select][0]
+
+    def select_path(k):
+        return (f"shared/select/{k['dataset']}/{k['split']}/{k['batch']}/"
+                f"seed{k['seed']}/{k['selector']}.tsv")
+
+    _bench(tmp_path, "shared/prepare/emotions.tsv", 4.0, 100.0, 2.0)
+    _bench(tmp_path, select_path(shared_select), 6.0, 300.0, 6.0)
+    _bench(tmp_path, select_path(own_select), 5.0, 200.0, 5.0)
+    _bench(tmp_path, "shared/prepare/yeast.tsv", 1.0, 50.0, 1.0)  # nobody's
+    _bench(tmp_path, "e1/aggregate.tsv", 0.5, 80.0, 0.5)
+    assert main(["runstats", "--workdir", str(tmp_path), "--by", "experiment",
+                 "--configfile", str(config), "--tsv"]) == 0
+    rows = {line.split("\t")[0]: line.split("\t")[1:]
+            for line in capsys.readouterr().out.splitlines()[1:]}
+    # e1: half of prepare (2) + half of the shared selection (3) + 0.5
+    # e2: half of prepare (2) + half of the shared selection (3) + its own 5
+    assert rows["e1"][:2] == ["3", "5.50"]
+    assert rows["e2"][:2] == ["3", "10.00"]
+    assert rows["-"][:2] == ["1", "1.00"]  # used by no experiment of the config
+    # the total counts each job once: 5 jobs, 16.5 s, the experiments' sum
+    assert rows["total"][:2] == ["5", "16.50"]
+    assert rows["total"][-1] == "300.00"
+    # without a config the shared jobs stay under "-"
+    assert main(["runstats", "--workdir", str(tmp_path), "--by", "rule"]) == 0
+    out = capsys.readouterr().out
+    assert "| total | 5 | 16.5 |" in out

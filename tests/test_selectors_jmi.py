@@ -293,3 +293,67 @@ def test_group_jmi_rand_takes_the_criterion_and_its_own_parameters():
     assert GroupJMIRand(random_state=0).fit(X, Y).ranking_[0] == 0
     with pytest.raises(ValueError, match="criterion"):
         GroupJMIRand(criterion="matlab").fit(X, Y)
+
+
+# ------------------------------------------- real-valued targets (Section 5)
+def regression_data(seed=0, n=240):
+    """Four real targets of very different scales driven by x0 (4 codes, the
+    cluster) and x1 (a smaller shift); x2..x5 are noise codes."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 4, (n, 6))
+    centres = rng.uniform(-1.0, 1.0, (4, 4)) * np.array([1.0, 10.0, 1e3, 1e5])
+    Y = centres[X[:, 0]] * 5 + 0.5 * X[:, 1:2] * centres.std(axis=0)
+    Y = Y + rng.normal(size=(n, 4)) * 0.05 * centres.std(axis=0)
+    return X, Y
+
+
+def test_group_jmi_rand_on_regression_targets_clusters_by_euclidean_distance():
+    X, Y = regression_data()
+    sel = GroupJMIRand(target_metric="euclidean", random_state=0).fit(X, Y)
+    lg = sel.label_groups_
+    assert lg.metric == "euclidean" and len(lg.groups_) == 4  # m = q targets
+    assert ((lg.noc_ >= 4) & (lg.noc_ <= 16)).all()
+    # the targets of the criterion are the groups' cluster codes: the ranking
+    # is jmi_forward's on them
+    T = lg.transform(Y)
+    selected, _, relevance = jmi_forward(X, T, 6)
+    assert sel.ranking_.tolist() == selected
+    np.testing.assert_allclose(sel.relevance_, relevance)
+    # x0 decides the cluster, x1 shifts within it, the rest is noise
+    assert sel.ranking_[:2].tolist() == [0, 1]
+    assert sel.input_kind == "discrete"
+
+
+def test_euclidean_group_of_every_target_recovers_the_driving_feature():
+    """One group of all four targets, NoC = 4 = the codes of x0, centres far
+    apart: the clusters are x0 renamed, so I(x0; T) = H(T) = H(x0)."""
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 4, (200, 3))
+    centres = np.array([[0.0, 0, 0, 0], [1e4, 0, 0, 0], [0, 1e4, 0, 0],
+                        [0, 0, 1e4, 1e4]])
+    Y = centres[X[:, 0]] + rng.normal(size=(200, 4))
+    sel = GroupJMI(groups=[[0, 1, 2, 3]], noc=4, target_metric="euclidean",
+                   random_state=0).fit(X, Y)
+    codes = sel.label_groups_.transform(Y)[:, 0]
+    assert len(set(zip(codes.tolist(), X[:, 0].tolist(), strict=True))) == 4
+    assert sel.ranking_[0] == 0
+    assert sel.relevance_[0] == pytest.approx(bits(X[:, 0], X[:, 0]), abs=1e-12)
+
+
+def test_target_metric_is_a_checked_parameter():
+    X, Y = regression_data(n=60)
+    # Hamming (the multi-label default) refuses real targets, naming the fix
+    with pytest.raises(ValueError, match="target_metric='euclidean'"):
+        GroupJMIRand(random_state=0).fit(X, Y)
+    with pytest.raises(ValueError, match="target_metric"):
+        GroupJMIRand(target_metric="cosine").fit(X, Y)
+    with pytest.raises(ValueError, match="finite"):
+        GroupJMIRand(target_metric="euclidean").fit(X, np.where(Y > 0, np.inf, Y))
+    sel = registry.create("selector", "group-jmi-rand",
+                          {"target_metric": "euclidean"}, random_state=3)
+    assert sel.get_params()["target_metric"] == "euclidean"
+    assert registry.parameters(GroupJMIRand)["target_metric"] == "hamming"
+    assert registry.parameters(GroupJMI)["target_metric"] == "hamming"
+    # 0/1 labels clustered by Euclidean distance run too (d = sqrt(Hamming))
+    Xl, Yl = small_data()
+    GroupJMIRand(target_metric="euclidean", random_state=0).fit(Xl, Yl)

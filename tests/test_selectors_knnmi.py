@@ -196,3 +196,33 @@ def test_registry_and_contract():
         assert clone(sel).get_params() == params
     with pytest.raises(TypeError):
         KnnMIForward(4)
+
+
+def test_automatic_p_is_written_to_the_selection_record():
+    # Section 4's choice is recorded (issue 25): the record's "fitted"
+    # mapping holds the p_ of the fitted selector, its Eq. 8 candidates and
+    # their largest t, as JSON; a fixed p is recorded as given.
+    import json
+
+    from mlfsbench.workflow.folds import select_fold
+
+    X, Y = problem1(3, n=300)
+    names = [f"f{i + 1}" for i in range(X.shape[1])]
+    params = {"p": "auto", "p_range": [5, 8], "n_folds": 4,
+              "n_features_to_select": 3}
+    record = json.loads(json.dumps(select_fold(
+        X, Y, names, method="knnmi-forward", params=params, seed=2)))
+    sel = KnnMIForward(**params, random_state=2).fit(X, Y)
+    fitted = record["fitted"]
+    assert fitted["p_"] == sel.p_ and fitted["k_"] == 4
+    assert fitted["p_grid_"] == [[5, 4], [6, 4], [7, 4], [8, 4]]
+    np.testing.assert_allclose(fitted["t_max_"], sel.t_max_)
+    assert fitted["p_"] == fitted["p_grid_"][int(np.argmax(fitted["t_max_"]))][0]
+    assert fitted["n_samples_pruned_"] == sel.n_samples_pruned_ <= 300
+    assert record["ranking"] == sel.ranking_.tolist()
+    fixed = select_fold(X, Y, names, method="knnmi-rank", params={"p": 7}, seed=2)
+    assert fixed["fitted"]["p_"] == 7 and fixed["fitted"]["p_grid_"] == []
+    # a selector that lists no attribute gets no "fitted" entry
+    codes = np.floor((X - X.min(axis=0)) * 2).astype(int)
+    plain = select_fold(codes, Y, names, method="mim-br", seed=2)
+    assert "fitted" not in plain

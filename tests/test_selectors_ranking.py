@@ -171,6 +171,32 @@ def test_lee2016_picks_highest_entropy_labels_and_default_size():
     np.testing.assert_allclose(sparse.scores_, sel.scores_, atol=1e-12)
 
 
+def test_lee2016_lowest_label_order_scores_smallest_entropy_labels_exactly():
+    # Sec. 4.4's opposing method: M(f; l) on the |Y| labels of smallest
+    # entropy, the bound min(H(f), H(l)) on the others
+    X, Y = discrete_problem(seed=3, q=10)
+    sel = EntropyLabelSelection(n_labels=3, label_order="lowest").fit(X, Y)
+    hl = np.array([entropy(Y[:, k]) for k in range(Y.shape[1])])
+    chosen = np.argsort(hl, kind="stable")[:3]
+    assert sel.selected_labels_.tolist() == chosen.tolist()
+    assert hl[chosen].max() <= np.delete(hl, chosen).min()
+    hf = np.array([entropy(X[:, j]) for j in range(X.shape[1])])
+    expected = [
+        sum(mutual_information(X[:, j], Y[:, k]) for k in chosen)
+        + sum(min(hf[j], hl[k]) for k in np.setdiff1d(np.arange(10), chosen))
+        for j in range(X.shape[1])
+    ]
+    np.testing.assert_allclose(sel.scores_, expected, atol=1e-12)
+    high = EntropyLabelSelection(n_labels=3).fit(X, Y)
+    assert not np.allclose(high.scores_, sel.scores_)
+    # all labels: both orders score the exact sum of MI
+    np.testing.assert_allclose(
+        EntropyLabelSelection(n_labels=1.0, label_order="lowest").fit(X, Y).scores_,
+        MIMBR().fit(X, Y).scores_, atol=1e-12)
+    with pytest.raises(ValueError, match="label_order"):
+        EntropyLabelSelection(label_order="low").fit(X, Y)
+
+
 # ------------------------------------------------------------------ ReliefF
 
 

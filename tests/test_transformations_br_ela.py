@@ -123,6 +123,30 @@ def test_entropy_label_subset_keeps_highest_entropy_labels():
     np.testing.assert_array_equal(t.transform(Y), Y[:, [0, 3, 2]])
 
 
+def test_entropy_label_subset_lowest_order_keeps_smallest_entropy_labels():
+    # Lee & Kim 2016, Sec. 4.4: the opposing strategy takes the labels of
+    # smallest entropy (same densities as above: 0.5, 0.1, 0.3, 0.5, 0.0)
+    n = 100
+    Y = np.zeros((n, 5), dtype=np.uint8)
+    Y[:50, 0] = 1
+    Y[:10, 1] = 1
+    Y[:30, 2] = 1
+    Y[50:, 3] = 1
+    t = EntropyLabelSubset(n_labels=3, order="lowest").fit(Y)
+    assert t.order_.tolist() == [4, 1, 2, 0, 3]  # ties: lower index first
+    assert t.selected_.tolist() == [4, 1, 2]
+    np.testing.assert_array_equal(t.transform(Y), Y[:, [4, 1, 2]])
+    high = EntropyLabelSubset(n_labels=3).fit(Y)
+    assert set(high.selected_.tolist()) & set(t.selected_.tolist()) == {2}
+    # every label or none: the two orders keep the same set
+    for k in (0, 5):
+        a = EntropyLabelSubset(n_labels=k, order="lowest").fit(Y).selected_
+        b = EntropyLabelSubset(n_labels=k).fit(Y).selected_
+        assert sorted(a.tolist()) == sorted(b.tolist())
+    with pytest.raises(ValueError, match="order"):
+        EntropyLabelSubset(order="largest").fit(Y)
+
+
 def test_resolve_n_labels():
     assert resolve_n_labels(None, 159) == 32  # 20 %, rounded half up
     assert resolve_n_labels(None, 14) == 3

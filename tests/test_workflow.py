@@ -303,8 +303,14 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, completed, mirror):
     # selection and classifier; 7 777 jobs when every fold was a job.
     # "all" features is one more classify job per dataset x split protocol x
     # classifier x classifier input, shared by the selectors.
-    ("config.yaml", {"download": 38, "prepare": 18, "select": 210,
-                     "classify": 248}, 1000),
+    # With the studies' readings (issue 26): 705 -> 914 jobs (each variant's
+    # classifications, aggregate, stats and claims; doquire2013's extended
+    # grid 3 selections). Sechidis 2019's multi-target and sensitivity
+    # experiments add 20 select and 20 classify jobs, doquire2013-pruning 22
+    # and 22 (11 fixed p on emotions and yeast), lee2016-labels 32 and 32 (8
+    # settings of |Y| on 4 datasets): 1 106 jobs in the dry run.
+    ("config.yaml", {"download": 38, "prepare": 18, "select": 287,
+                     "classify": 471, "claims": 17, "readings": 4}, 1200),
     ("quick.yaml", {"download": 6, "prepare": 2, "select": 2, "classify": 4}, 46),
 ])
 def test_shipped_configs_dry_run(tmp_path, mirror, name, expected, most):
@@ -376,7 +382,7 @@ def test_more_repeats_add_only_the_new_folds(completed, mirror):
     # third fold is the third repeat of a 3-repeat split
     from mlfsbench.data import Dataset
     from mlfsbench.data.split import make_splits
-    from mlfsbench.workflow.stages import load_fold
+    from mlfsbench.workflow.folds import load_fold
 
     Y = Dataset.load(completed / "data/prepared/emotions.npz").Y
     pairs = make_splits({"type": "holdout", "test_size": 0.5, "repeats": 3}, Y)
@@ -639,3 +645,79 @@ def check_html_report(workdir: Path, mirror: str) -> None:
         finally:
             browser.close()
     assert errors == [], errors
+
+
+READINGS_CLAIMS = """\
+study: tiny
+paper: a check of the readings stage (not a paper)
+experiment: tiny
+claims:
+  - id: hamming-all
+    statement: ML-kNN on all features of emotions has Hamming loss about 0.21.
+    source: none (a check of the stage)
+    reading: near the scaled value on the given split (.209); raw gives .29.
+    rule: value
+    quantity: {metric: hamming_loss, dataset: emotions, method: all-features,
+               classifier: mlknn, n_features: all}
+    paper: 0.21
+    tolerance: 0.03
+"""
+
+
+def readings_config(workdir: Path) -> str:
+    """config/tiny.yaml with a claims file and two readings: the classifier's
+    scaling (raw favoured) and the grid (one more grid point)."""
+    (workdir / "config" / "tiny.claims.yaml").write_text(READINGS_CLAIMS)
+    return write_config(
+        workdir, "readings.yaml", claims="config/tiny.claims.yaml",
+        readings={
+            "mlknn-scale": {"about": "silent", "favoured": "raw", "options": {
+                "raw": {"classifiers": {"mlknn": {"params": {"scale": False}}}},
+                "scaled": {}}},
+            "grid": {"about": "silent", "favoured": "paper", "options": {
+                "paper": {}, "wide": {"n_features": [1, 5, 10, 20, "all"]}}},
+        })
+
+
+def test_readings_dry_run_schedules_each_variants_claims_and_the_combine(
+        tmp_path, mirror):
+    workdir = copy_workflow(REPO, tmp_path / "dry")
+    jobs = planned(workdir, mirror, readings_config(workdir))
+    counts = rules_of(jobs)
+    # one selection; classify: raw grid + raw all (favoured), scaled grid +
+    # scaled all, the wide grid (its all point is the favoured one's)
+    assert {r: counts[r] for r in ("select", "classify", "claims", "readings",
+                                   "aggregate", "stats", "plot")} == {
+        "select": 1, "classify": 5, "claims": 3, "readings": 1, "aggregate": 3,
+        "stats": 6, "plot": 1}
+    assert sorted(w["experiment"] for r, w in jobs if r == "claims") == [
+        "tiny", "tiny~grid-wide", "tiny~mlknn-scale-scaled"]
+    assert [w for r, w in jobs if r == "readings"] == [{"experiment": "tiny"}]
+
+
+def test_readings_run_judges_each_claim_under_every_reading(tmp_path, completed,
+                                                            mirror):
+    """The readings config run after tiny: only the variants' jobs are new;
+    the claim (Hamming loss near the scaled value) holds under the scaled
+    reading only, and the claims command says so."""
+    workdir = tmp_path / "readings"
+    shutil.copytree(completed, workdir, symlinks=True)
+    configfile = readings_config(workdir)
+    new = rules_of(planned(workdir, mirror, configfile))
+    # scaled is tiny as run: only raw (grid + all) and the wide grid classify
+    assert {r: new[r] for r in ("select", "classify", "claims", "readings")} == {
+        "select": 0, "classify": 3, "claims": 3, "readings": 1}
+    run(workdir, mirror, configfile)
+    robust = pd.read_csv(workdir / "results/tiny/tables/robust_claims.tsv", sep="\t")
+    row = robust.iloc[0]
+    assert (row["verdict"], row["verdict:mlknn-scale=scaled"],
+            row["verdict:grid=wide"]) == ("not reproduced", "reproduced",
+                                          "not reproduced")
+    assert row["robustness"] == "depends on mlknn-scale: reproduced with scaled"
+    assert row["favoured"] == "grid=paper, mlknn-scale=raw"
+    long = pd.read_csv(workdir / "results/tiny/tables/readings.tsv", sep="\t")
+    assert len(long) == 4
+    out = subprocess.run([str(BIN / "mlfsbench"), "claims", "results/tiny"],
+                         cwd=workdir, capture_output=True, text=True).stdout
+    assert "robustness: depends on mlknn-scale: reproduced with scaled" in out
+    assert planned(workdir, mirror, configfile) == []

@@ -25,7 +25,7 @@ import yaml
 
 from mlfsbench import __version__
 from mlfsbench.estimators import registry
-from mlfsbench.io import dumps_json
+from mlfsbench.io import NA_VALUES, dumps_json
 
 
 def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
@@ -43,21 +43,9 @@ def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
     return params
 
 
-def _json_safe(obj: Any) -> Any:
-    """``obj`` with non-finite floats as ``None``: JSON has no ``NaN``
-    (a multi-target set's cardinality and density are undefined)."""
-    if isinstance(obj, float) and not np.isfinite(obj):
-        return None
-    if isinstance(obj, dict):
-        return {k: _json_safe(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [_json_safe(v) for v in obj]
-    return obj
-
-
 def _print(obj: Any, as_json: bool) -> None:
     if as_json:
-        sys.stdout.write(dumps_json(_json_safe(obj)))
+        sys.stdout.write(dumps_json(obj))  # non-finite floats as null
     else:
         for key, value in obj.items():
             print(f"{key}\t{value}")
@@ -78,7 +66,7 @@ def cmd_select(args) -> int:
     whose training part is every instance); the JSON is its record."""
     from mlfsbench.data import load_dataset
     from mlfsbench.workflow.config import check_params
-    from mlfsbench.workflow.stages import discretize_fold, fold_data, select_fold
+    from mlfsbench.workflow.folds import discretize_fold, fold_data, select_fold
 
     if args.n_features is not None and args.n_features < 1:
         raise ValueError(
@@ -113,7 +101,7 @@ def cmd_evaluate(args) -> int:
     """The classify stage's per-fold functions (fit and predict, then every
     metric) on a train/test pair, at one feature subset."""
     from mlfsbench.data import load_mulan
-    from mlfsbench.workflow.stages import classify_fold, evaluate_fold, fold_data
+    from mlfsbench.workflow.folds import classify_fold, evaluate_fold, fold_data
 
     ds = load_mulan([args.train, args.test], args.xml, name=args.name,
                     nominal=args.nominal, targets=args.targets,
@@ -203,7 +191,8 @@ def cmd_stats(args) -> int:
     from mlfsbench.evaluation.stats import compare_methods
 
     try:
-        table = pd.read_csv(args.table, sep=None, engine="python", index_col=0)
+        table = pd.read_csv(args.table, sep=None, engine="python", index_col=0,
+                            keep_default_na=False, na_values=NA_VALUES)
     except (OSError, ValueError, pd.errors.ParserError) as exc:
         raise ValueError(f"{args.table}: cannot read the table ({exc})") from None
     table.index = table.index.astype(str)
@@ -256,18 +245,33 @@ def cmd_run(args) -> int:
     from mlfsbench.workflow.runner import run
 
     logging.basicConfig(level=logging.INFO, format="mlfsbench: %(message)s")
-    return run(args.snakemake_args, workdir=".")
+    extra = {"report": args.report} if args.report else {}
+    return run(args.snakemake_args, workdir=args.workdir, **extra)
 
 
 def cmd_runstats(args) -> int:
-    from mlfsbench.workflow.runstats import format_summary, read_benchmarks, summarize
+    from mlfsbench.workflow.runstats import (
+        format_summary,
+        plan_of_config,
+        read_benchmarks,
+        shared_users,
+        split_shared,
+        summarize,
+        with_total,
+    )
 
     jobs = read_benchmarks(args.workdir)
     if jobs.empty:
         raise ValueError(f"{args.workdir}/benchmarks: no benchmark files")
     by = {"rule": ["rule"], "experiment": ["experiment"],
           "both": ["experiment", "rule"]}[args.by]
-    table = summarize(jobs, by=by)
+    grouped = jobs
+    if args.by != "rule":
+        configfile = args.configfile or "config/config.yaml"
+        if args.configfile or os.path.exists(os.path.join(args.workdir, configfile)):
+            users = shared_users(plan_of_config(configfile, args.workdir))
+            grouped = split_shared(jobs, users)
+    table = with_total(summarize(grouped, by=by), jobs)
     if args.tsv:
         print(table.to_csv(sep="\t", float_format="%.2f"), end="")
     else:
@@ -318,6 +322,13 @@ def claims_tables(path: str) -> list[tuple[str, Any]]:
     experiment, the claims stage's log line that tells why it did not finish.
     """
     from mlfsbench.report.claims import read_verdicts
+    from mlfsbench.report.readings import read_robust
+    from mlfsbench.workflow.config import VARIANT_MARK
+
+    def verdicts(folder: str):
+        # a study with readings: its verdicts under each, and their robustness
+        robust = read_robust(folder)
+        return read_verdicts(folder) if robust is None else robust
 
     root = os.fspath(path)
     if not os.path.isdir(root):
@@ -325,12 +336,12 @@ def claims_tables(path: str) -> list[tuple[str, Any]]:
                          "has not written it (give results/<experiment> or "
                          "results/)")
     if os.path.exists(os.path.join(root, "tables", "claims.tsv")):
-        return [(os.path.basename(os.path.normpath(root)), read_verdicts(root))]
+        return [(os.path.basename(os.path.normpath(root)), verdicts(root))]
     studies = sorted(
-        d for d in os.listdir(root)
-        if os.path.exists(os.path.join(root, d, "tables", "claims.tsv")))
+        d for d in os.listdir(root) if VARIANT_MARK not in d
+        and os.path.exists(os.path.join(root, d, "tables", "claims.tsv")))
     if studies:
-        return [(d, read_verdicts(os.path.join(root, d))) for d in studies]
+        return [(d, verdicts(os.path.join(root, d))) for d in studies]
     name = os.path.basename(os.path.normpath(root))
     log = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(root))),
                        "logs", name, "claims.log")
@@ -371,10 +382,22 @@ def cmd_claims(args) -> int:
                   f"({row['source']})")
             print(f"    {row['statement']}")
             print(f"    paper: {row['paper']}")
+            # printed (the paper's own table on the datasets run here) and
+            # robust are newer columns: older verdict tables lack them
+            if row.get("printed"):
+                print(f"    printed: {row['printed']}")
             if row["ours"]:
                 print(f"    ours:  {row['ours']}")
+            if row.get("robust"):
+                print(f"    robust: {row['robust']}")
             if row["note"]:
                 print(f"    note:  {row['note']}")
+            if row.get("robustness"):
+                under = [f"{c.removeprefix('verdict:')}: {row[c]}"
+                         for c in table.columns if c.startswith("verdict:")]
+                print(f"    readings: {row['verdict']} under {row['favoured']} "
+                      f"(favoured); {'; '.join(under)}")
+                print(f"    robustness: {row['robustness']}")
     verdicts = list(_COLOURS)
     if not several:
         counts = tables[0][1]["verdict"].value_counts()
@@ -415,6 +438,11 @@ could be taken for this command's own), for example:
   mlfsbench run --cores 2 --configfile config/quick.yaml
   mlfsbench run --cores all -- --dry-run
   mlfsbench run --cores 2 -- --keep-going --rerun-triggers mtime
+The run first obtains and prepares every dataset (a dataset that fails is
+left out of the studies, which are built from the rest; the exit status is
+then 1), shows its progress (per study: jobs done of total, the running job,
+time left) and keeps Snakemake's whole log in logs/run-<time>.log; it ends
+with the summary page's path and one line per failure.
 On one machine every job runs on one thread (Snakemake's --max-threads 1)
 unless you give --max-threads N, a --profile or an --executor. A stale lock
 of a killed run is removed when no other run is alive here; outputs of
@@ -508,7 +536,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the workflow directory (default: the current one)")
     p.add_argument("--by", choices=["rule", "experiment", "both"], default="both",
                    help="group the jobs by rule, by experiment or by both "
-                        "(default: %(default)s)")
+                        "(default: %(default)s); a shared job's time is divided "
+                        "equally among the experiments that use it")
+    p.add_argument("--configfile", metavar="FILE",
+                   help="the run's config, whose plan says which experiments use "
+                        "each shared job (default: config/config.yaml if present; "
+                        "without one shared jobs stay under '-')")
     p.add_argument("--tsv", action="store_true", help="print TSV")
     p.set_defaults(func=cmd_runstats)
 
@@ -517,13 +550,20 @@ def build_parser() -> argparse.ArgumentParser:
         "kill); further arguments go to Snakemake, e.g. --cores all",
         description="Run the Snakemake workflow of the current directory "
         "with safe recovery\nafter a killed run.", epilog=RUN_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False)  # Snakemake's --config is not our --configfile
     p.add_argument("--cores", metavar="N",
                    help="cores Snakemake may use: a number or 'all' (passed to "
                         "Snakemake; default: Snakemake's)")
     p.add_argument("--configfile", metavar="FILE",
                    help="the experiment config (passed to Snakemake; default: "
                         "config/config.yaml)")
+    p.add_argument("--workdir", default=".", metavar="DIR",
+                   help="the workflow directory to run in (default: the current "
+                        "one; Snakemake's --directory works too)")
+    p.add_argument("--report", metavar="FILE",
+                   help="after the run, write Snakemake's HTML report to FILE "
+                        "(relative to the workflow directory)")
     p.set_defaults(func=cmd_run)
     return parser
 

@@ -86,8 +86,6 @@ def write_text(path: str | os.PathLike, text: str) -> None:
 def _json_default(obj: Any) -> Any:
     if isinstance(obj, np.integer):
         return int(obj)
-    if isinstance(obj, np.floating):
-        return float(obj)
     if isinstance(obj, np.ndarray):
         return obj.tolist()
     if isinstance(obj, Path):
@@ -95,9 +93,40 @@ def _json_default(obj: Any) -> Any:
     raise TypeError(f"not JSON serializable: {type(obj).__name__}")
 
 
+def json_safe(obj: Any) -> Any:
+    """``obj`` with every non-finite float (``nan``, ``inf``) as ``None``.
+
+    JSON has no ``NaN`` or ``Infinity`` (Python writes them, strict readers
+    refuse them): an Iman-Davenport ``F`` of methods ranked identically on
+    every dataset is infinite, a multi-target set's cardinality undefined.
+    A dict that loses an infinite value gets a note beside it (key
+    ``<key>_note``) saying which infinity it was.
+
+    >>> json_safe({"F": float("inf"), "p": [1.0, float("nan")]})
+    {'F': None, 'F_note': 'inf (not representable in JSON)', 'p': [1.0, None]}
+    """
+    if isinstance(obj, float | np.floating):
+        return float(obj) if np.isfinite(obj) else None
+    if isinstance(obj, dict):
+        out = {}
+        for key, value in obj.items():
+            out[key] = json_safe(value)
+            if isinstance(value, float | np.floating) and np.isinf(value):
+                out[f"{key}_note"] = (f"{'-' if value < 0 else ''}inf (not "
+                                      "representable in JSON)")
+        return out
+    if isinstance(obj, list | tuple):
+        return [json_safe(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return json_safe(obj.tolist())
+    return obj
+
+
 def dumps_json(obj: Any) -> str:
-    """Serialize ``obj`` deterministically (sorted keys, numpy aware)."""
-    return json.dumps(obj, sort_keys=True, indent=2, default=_json_default) + "\n"
+    """Serialize ``obj`` deterministically (sorted keys, numpy aware) as
+    strict JSON: non-finite floats become ``null`` (:func:`json_safe`)."""
+    return json.dumps(json_safe(obj), sort_keys=True, indent=2, allow_nan=False,
+                      default=_json_default) + "\n"
 
 
 def write_json(path: str | os.PathLike, obj: Any) -> None:
@@ -116,6 +145,21 @@ def format_table(table: pd.DataFrame) -> str:
     """TSV text with a fixed float format (byte-identical across runs)."""
     return table.to_csv(sep="\t", index=False, float_format="%.10g",
                         lineterminator="\n")
+
+
+#: The only text read as a missing value in our tables: the empty cell (what
+#: :func:`format_table` writes for ``NaN``). pandas' default list would read a
+#: dataset or method named ``NA``, ``nan``, ``null`` or ``None`` as missing.
+NA_VALUES = [""]
+
+
+def read_table(path: str | os.PathLike, **kwargs: Any) -> pd.DataFrame:
+    """A TSV table written by :func:`format_table`; only an empty cell is
+    missing (:data:`NA_VALUES`), so every name keeps its text."""
+    import pandas as pd
+
+    return pd.read_csv(path, sep="\t", keep_default_na=False, na_values=NA_VALUES,
+                       **kwargs)
 
 
 def read_selections(path: str | os.PathLike) -> list[dict]:

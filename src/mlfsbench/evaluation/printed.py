@@ -552,3 +552,4 @@ def friedman_tie_range(table: PrintedTable, datasets: Iterable[str] | None = Non
     return {"printed": printed["F"], "min": float(values[0]),
             "max": float(values[-1]), "values": values, "F_critical": crit,
             "n_rejecting": int(np.sum(values > crit))}
+

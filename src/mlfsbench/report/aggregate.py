@@ -10,7 +10,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mlfsbench.io import METRIC_COLUMNS, atomic_path, format_table, write_text
+from mlfsbench.io import (
+    METRIC_COLUMNS,
+    atomic_path,
+    format_table,
+    read_table,
+    write_text,
+)
 from mlfsbench.report.render import write_html_table
 
 PathLike = str | os.PathLike
@@ -26,7 +32,7 @@ def _read_labelled(path: PathLike, labels: dict[str, Any] | None) -> pd.DataFram
     """A metrics table of the shared cache, its key columns replaced by the
     names one experiment gives them (``labels``: e.g. ``split``,
     ``selector``, ``classifier``)."""
-    frame = pd.read_csv(path, sep="\t", dtype={"n_features": str})
+    frame = read_table(path, dtype={"n_features": str})
     for column, value in (labels or {}).items():
         frame[column] = value
     return frame

@@ -19,20 +19,29 @@ verdict:
 The rules (``rule:`` of a claim):
 
 ``value``
-    one number: ``|ours - paper| <= tolerance``. ``n_features`` is a K of the
+    one number: ``|ours - paper| <= tolerance`` (``side: no-worse``: ours may
+    be better by any amount). ``n_features`` is a K of the
     grid, ``all`` (all features), ``selected``, ``best`` (best over the
-    integer K) or ``mean`` (mean over them).
+    integer K) or ``mean`` (mean over them). A value on one of several
+    compared methods names the claim ordering its cell (``ordering:``), and
+    is not reproduced while worse than every other method there.
 ``winner``
     on each dataset (and metric), the best of ``methods`` at ``n_features``
     (``mean-rank`` ranks the methods among themselves at each K and averages
     the ranks: Sechidis et al. 2019, Table 2) is the paper's winner
-    (``paper``: one method, or a mapping dataset -> method); reproduced when
-    the share of agreeing (dataset, metric) cells is at least ``min_fraction``
-    (default 1). Ties count for every tied method.
+    (``paper``: one method, or a mapping dataset -> method, or dataset -> a
+    list of methods any of which may win: a figure with "no clear winner
+    between" two); reproduced when the share of agreeing (dataset, metric)
+    cells is at least ``min_fraction`` (default 1). Ties count for every tied
+    method.
 ``better``
     every method of ``better`` beats every method of ``worse`` on each
     (dataset, metric) cell (``n_features: every`` asks it at every integer
     K); share of cells at least ``min_fraction``.
+``similar``
+    on each (dataset, metric) cell the scores of ``methods`` at
+    ``n_features`` lie within ``tolerance`` of each other (a figure's "the
+    same performance"); share of cells at least ``min_fraction``.
 ``average_rank``
     from the statistics of each metric: ``best`` has the lowest average rank,
     or every ``better`` method ranks above every ``worse`` one. ``among``
@@ -52,6 +61,10 @@ The rules (``rule:`` of a claim):
     the share of (method, metric, dataset) cells at ``selected`` worse than
     the all-features baseline by more than the method's standard deviation
     over folds is at most ``tolerance``.
+``concentration``
+    of the cells that ``degradation`` counts as degraded, the share lying in
+    ``within`` (``datasets`` and/or ``metrics``) is at least ``min_fraction``
+    (default 0.5): where a paper says the degradations concentrate.
 ``fastest``
     ``method`` has the smallest mean ``fit`` time on each dataset
     (``tables/runtime.tsv``).
@@ -67,7 +80,10 @@ The rules (``rule:`` of a claim):
 
 A claim naming only datasets that the experiment does not run, or carrying
 ``not_checkable:`` (e.g. the runtime of a method the project has not
-implemented), is ``not checkable here`` with that reason.
+implemented), is ``not checkable here`` with that reason; so is a claim
+naming printed tables (``printed:``) that the paper's own numbers fail on the
+datasets run here (:func:`evaluate_claim`). Each row says how robust its
+verdict is against the spread over folds (:data:`COLUMNS`).
 """
 
 from __future__ import annotations
@@ -82,9 +98,15 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from mlfsbench.evaluation import printed as printed_tables
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
-from mlfsbench.io import BASELINE, format_table, write_text
-from mlfsbench.workflow.config import entry_params, method_id, method_names
+from mlfsbench.io import BASELINE, format_table, read_table, write_text
+from mlfsbench.workflow.config import (
+    entry_params,
+    method_id,
+    method_names,
+    printed_path,
+)
 
 CLAIMS_SCHEMA = files("mlfsbench.report") / "schemas" / "claims.schema.yaml"
 """The JSON schema of a claims file (package data)."""
@@ -93,7 +115,25 @@ REPRODUCED = "reproduced"
 NOT_REPRODUCED = "not reproduced"
 NOT_CHECKABLE = "not checkable here"
 VERDICTS = (REPRODUCED, NOT_REPRODUCED, NOT_CHECKABLE)
-COLUMNS = ["claim", "statement", "source", "paper", "ours", "verdict", "note"]
+COLUMNS = ["claim", "statement", "source", "paper", "printed", "ours", "ours_sd", "n",
+           "margin", "robust", "verdict", "note"]
+"""The verdict table's columns, in order: the claim (``claim``, ``statement``,
+``source``); ``paper``, the paper's value or outcome (a value claim's
+tolerance labelled as such); ``printed``, what the paper's own printed table
+gives on the datasets run here (blank without ``printed:``); ``ours``, our
+result (a value: the mean over folds with its s.d.); ``ours_sd`` and ``n``,
+the s.d. over folds and the number of folds of a value claim's cell;
+``margin``, how far a value claim's result is inside (+) or outside (-) its
+tolerance; ``robust``, ``within fold noise`` when that margin is smaller than
+the s.d., ``beyond fold noise`` otherwise, ``no spread (n = 1)`` on one
+split, or ``weak claim: <why>`` for a claim whose outcome is nearly
+guaranteed; ``verdict``; ``note``."""
+TIE_STATES = 20_000
+"""At most this many rank-sum vectors are enumerated to bound a printed
+Friedman statistic over the printed ties (Lee 2016's Table 6: 8109 on eight
+datasets; Table 5 has too many, and says so)."""
+WITHIN_NOISE = "within fold noise"
+BEYOND_NOISE = "beyond fold noise"
 
 PathLike = str | os.PathLike
 
@@ -119,6 +159,11 @@ def load_claims(path: PathLike) -> dict[str, Any]:
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:
         raise ValueError(f"claims file {path}: duplicate claim id(s) {dupes}")
+    for c in data["claims"]:
+        companion = c.get("ordering", "none")
+        if companion != "none" and companion not in ids:
+            raise ValueError(f"claims file {path}: claim {c['id']}'s ordering "
+                             f"companion {companion!r} is not a claim of the file")
     return data
 
 
@@ -162,7 +207,7 @@ class Results:
             path = os.path.join(self.root, "tables", "summary.tsv")
             if not os.path.exists(path):
                 raise NotCheckable(f"no result table {path}")
-            self._summary = pd.read_csv(path, sep="\t", dtype={"n_features": str})
+            self._summary = read_table(path, dtype={"n_features": str})
         return self._summary
 
     def stats(self, metric: str) -> dict[str, Any]:
@@ -199,7 +244,7 @@ class Results:
             path = os.path.join(self.root, "tables", "runtime.tsv")
             if not os.path.exists(path):
                 raise NotCheckable(f"no runtime table {path}")
-            self._runtime = pd.read_csv(path, sep="\t")
+            self._runtime = read_table(path)
         return self._runtime
 
     @property
@@ -300,6 +345,35 @@ class Results:
             self._curves = curves
         return out
 
+    def cell(self, metric: str, dataset: str, name: str, n_features: Any,
+             classifier: str | None = None) -> tuple[float, float, int]:
+        """``(mean, s.d., n)`` of one method's cell: the mean over folds as
+        :meth:`scores` gives it, the s.d. over folds and the number of folds
+        of the summary row it comes from (``best``: the best K's row;
+        ``mean`` over K: the mean of the rows' s.d.s and their smallest
+        ``n``). The s.d. is nan on one fold."""
+        value = self.scores(metric, dataset, [name], n_features,
+                            classifier=classifier)[name]
+        s = self.summary
+        s = s[(s["metric"] == metric) & (s["dataset"] == dataset)]
+        if classifier is not None:
+            s = s[s["classifier"] == self.classifiers.get(classifier, classifier)]
+        ident = self.method(name)
+        if ident == BASELINE:
+            rows = s[s["n_features"] == "all"]
+        else:
+            rows = s[s["selector"] == ident]
+            if n_features == "best":
+                rows = rows[rows["n_features"].str.isdigit()]
+                rows = rows[np.isclose(rows["mean"], value)]
+            elif n_features == "mean":
+                rows = rows[rows["n_features"].str.isdigit()]
+            else:
+                rows = rows[rows["n_features"] == str(n_features)]
+        sd = pd.to_numeric(rows["std"], errors="coerce").mean()
+        n = int(rows["folds"].min()) if "folds" in rows and len(rows) else 0
+        return value, float(sd), n
+
     def curves(self, metric: str, dataset: str,
                methods: Sequence[str]) -> pd.DataFrame:
         """K x methods: the mean over folds at every integer K."""
@@ -349,16 +423,68 @@ def _better(a: float, b: float, greater: bool) -> bool:
 
 # ------------------------------------------------------------------- rules
 def _rule_value(claim, results):
+    """``|ours - paper| <= tolerance`` (``side: no-worse``: ours no worse than
+    the paper's by more than the tolerance, better by any amount).
+
+    The margin (tolerance left, negative when outside) is set against the s.d.
+    over folds: a verdict that a margin smaller than one s.d. decides is
+    ``within fold noise``. A two-sided claim missed because ours is better
+    says so. With ``ordering: <claim id>`` the value is not reproduced while
+    the method is worse than every other method of that companion claim on
+    the same cell, whatever the tolerance.
+    """
     q = claim["quantity"]
     datasets, note = _datasets(claim, results)
     (metric,) = _metrics(q)
-    value = results.scores(metric, datasets[0], [q["method"]],
-                           q.get("n_features", "all"),
-                           classifier=q.get("classifier"))[q["method"]]
-    paper = float(claim["paper"])
-    ok = abs(value - paper) <= float(claim["tolerance"])
-    ours = f"{value:.4f} (difference {value - paper:+.4f})"
-    return ok, ours, note
+    name, n_features = q["method"], q.get("n_features", "all")
+    value, sd, n = results.cell(metric, datasets[0], name, n_features,
+                                classifier=q.get("classifier"))
+    paper, tol = float(claim["paper"]), float(claim["tolerance"])
+    diff = value - paper
+    gain = diff if _greater(metric) else -diff  # > 0: ours better than the paper
+    one_sided = claim.get("side") == "no-worse"
+    margin = tol + gain if one_sided else tol - abs(diff)
+    ok = margin >= -1e-12
+    notes = [note] if note else []
+    if not ok and gain > 0:
+        notes.append(f"ours is better than the paper's by {gain:.4f}, more than "
+                     f"the tolerance {_fmt(tol)}")
+    elif not ok:
+        notes.append(f"ours is worse than the paper's by {-gain:.4f}, more than "
+                     f"the tolerance {_fmt(tol)}")
+    elif one_sided and gain > tol:
+        notes.append(f"ours is better than the paper's by {gain:.4f}")
+    companion = claim.get("_companion")
+    if ok and companion is not None:
+        others = {}
+        for other in _claim_methods(companion["quantity"]):
+            if other == name:
+                continue
+            try:  # a method this run lacks leaves the comparison
+                others |= results.scores(metric, datasets[0], [other], n_features,
+                                         classifier=q.get("classifier"))
+            except NotCheckable:
+                pass
+        greater = _greater(metric)
+        if others and all(_better(v, value, greater) for v in others.values()):
+            ok = False
+            best = max(others.values()) if greater else min(others.values())
+            notes.append(f"within the tolerance, but worse than every other "
+                         f"method of {companion['id']} on this cell (their best "
+                         f"{best:.4f})")
+    spread = f" ± {sd:.4f} s.d." if np.isfinite(sd) and n > 1 else ""
+    ours = f"{value:.4f}{spread}, n = {n} (difference {diff:+.4f})"
+    if not (np.isfinite(sd) and n > 1):
+        robust = "no spread (n = 1)" if n <= 1 else "no spread"
+    elif abs(margin) < sd:
+        robust = WITHIN_NOISE
+        notes.append(f"{WITHIN_NOISE}: decided by a margin of {abs(margin):.4f}, "
+                     f"less than one s.d. over folds ({sd:.4f})")
+    else:
+        robust = BEYOND_NOISE
+    extra = {"ours_sd": f"{sd:.4f}" if np.isfinite(sd) and n > 1 else "",
+             "n": str(n), "margin": f"{margin:+.4f}", "robust": robust}
+    return ok, ours, "; ".join(notes), extra
 
 
 def _cells(claim, results):
@@ -368,10 +494,15 @@ def _cells(claim, results):
 
 
 def _rule_winner(claim, results):
+    """The paper's winner is among the best on each cell; at a single K (not
+    ``mean-rank``) each cell also says whether a gap smaller than the s.d.
+    over folds decides it: an agreeing cell when the nearest other method is
+    that close, a disagreeing one when the winner is (:class:`_Noise`)."""
     q, datasets, metrics, note = _cells(claim, results)
     expected = claim["paper"]
     n_features = q.get("n_features", "mean")
     agree, total, parts = 0, 0, []
+    noise = _Noise() if n_features != "mean-rank" else None
     for metric in metrics:
         greater = _greater(metric) and n_features != "mean-rank"
         for d in datasets:
@@ -382,33 +513,55 @@ def _rule_winner(claim, results):
             best = max(scores.values()) if greater else min(scores.values())
             winners = [m for m, v in scores.items() if np.isclose(v, best)]
             total += 1
-            agree += want in winners
+            wanted = want if isinstance(want, list) else [want]
+            hit = [w for w in wanted if w in winners]
+            agree += bool(hit)
+            first = hit[0] if hit else next((w for w in wanted if w in scores), None)
+            if noise is not None and first is not None:
+                sd, n = _spreads(results, metric, d, q["methods"], n_features)
+                rivals = [m for m in scores if m not in wanted] if hit else winners
+                noise.add(bool(hit),
+                          any(abs(scores[first] - scores[m])
+                              < max(sd[first], sd[m]) for m in rivals), n)
             label = f"{d}" if len(metrics) == 1 else f"{metric}/{d}"
             parts.append(f"{label}: {'='.join(winners)}")
     if total == 0:
         raise NotCheckable("the paper names no winner on the datasets run here")
     need = float(claim.get("min_fraction", 1.0))
     ours = f"winner agrees on {agree} of {total} ({'; '.join(parts)})"
-    return agree / total >= need - 1e-12, ours, note
+    ok = agree / total >= need - 1e-12
+    if noise is None:
+        return ok, ours, note
+    extra, noise_note = noise.verdict(agree, total, need)
+    return ok, ours, "; ".join(x for x in (note, noise_note) if x), extra
 
 
 def _rule_better(claim, results):
+    """Every ``better`` method beats every ``worse`` one on each cell; at a
+    single K (or ``all``, ``selected``, ``best``, ``mean``) each cell also
+    says whether a gap smaller than the s.d. over folds decides it
+    (:class:`_Noise`)."""
     q, datasets, metrics, note = _cells(claim, results)
     n_features = q.get("n_features", "mean")
     names = list(q["better"]) + list(q["worse"])
+    pairs = [(a, b) for a in q["better"] for b in q["worse"]]
     held, total, failed = 0, 0, []
+    noise = _Noise() if n_features != "every" else None
     for metric in metrics:
         greater = _greater(metric)
         for d in datasets:
             total += 1
             if n_features == "every":
                 c = results.curves(metric, d, names)
-                ok = all(_better(c[a], c[b], greater).all()
-                         for a in q["better"] for b in q["worse"])
+                ok = all(_better(c[a], c[b], greater).all() for a, b in pairs)
             else:
                 s = results.scores(metric, d, names, n_features)
-                ok = all(_better(s[a], s[b], greater)
-                         for a in q["better"] for b in q["worse"])
+                ok = all(_better(s[a], s[b], greater) for a, b in pairs)
+                sd, n = _spreads(results, metric, d, names, n_features)
+                deciding = pairs if ok else [(a, b) for a, b in pairs
+                                             if not _better(s[a], s[b], greater)]
+                noisy = [abs(s[a] - s[b]) < max(sd[a], sd[b]) for a, b in deciding]
+                noise.add(ok, any(noisy) if ok else all(noisy), n)
             held += ok
             if not ok:
                 failed.append(d if len(metrics) == 1 else f"{metric}/{d}")
@@ -416,6 +569,71 @@ def _rule_better(claim, results):
     ours = f"holds in {held} of {total}"
     if failed:
         ours += f" (not on {', '.join(failed)})"
+    ok = held / total >= need - 1e-12
+    if noise is None:
+        return ok, ours, note
+    extra, noise_note = noise.verdict(held, total, need)
+    return ok, ours, "; ".join(x for x in (note, noise_note) if x), extra
+
+
+def _spreads(results, metric, dataset, names, n_features):
+    """Each method's s.d. over folds on one cell (nan as 0) and the cell's
+    smallest number of folds."""
+    sd, n = {}, []
+    for name in names:
+        _, s, k = results.cell(metric, dataset, name, n_features)
+        sd[name] = s if np.isfinite(s) else 0.0
+        n.append(k)
+    return sd, min(n)
+
+
+class _Noise:
+    """Cells of a verdict decided by less than one s.d. over folds.
+
+    A held cell is noisy when one of its comparisons is closer than the
+    larger s.d. of the two methods; a failed cell when all its failing
+    comparisons are. The verdict is ``within fold noise`` when flipping the
+    noisy cells could change it.
+    """
+
+    def __init__(self):
+        self.noisy_held = self.noisy_failed = 0
+        self.n = None
+
+    def add(self, held: bool, noisy: bool, n: int) -> None:
+        self.noisy_held += held and noisy
+        self.noisy_failed += (not held) and noisy
+        self.n = n if self.n is None else min(self.n, n)
+
+    def verdict(self, held: int, total: int, need: float) -> tuple[dict, str]:
+        if not self.n or self.n <= 1:
+            return {"n": str(self.n or ""), "robust": "no spread (n = 1)"}, ""
+        ok = held / total >= need - 1e-12
+        flips = ((held - self.noisy_held) / total < need - 1e-12 if ok
+                 else (held + self.noisy_failed) / total >= need - 1e-12)
+        noisy = self.noisy_held + self.noisy_failed
+        note = (f"{noisy} of {total} cells decided by less than one s.d. over "
+                f"folds" if noisy else "")
+        return ({"n": str(self.n), "robust": WITHIN_NOISE if flips else BEYOND_NOISE},
+                note)
+
+
+def _rule_similar(claim, results):
+    q, datasets, metrics, note = _cells(claim, results)
+    n_features = q.get("n_features", "mean")
+    tolerance = float(claim["tolerance"])
+    held, total, parts = 0, 0, []
+    for metric in metrics:
+        for d in datasets:
+            s = results.scores(metric, d, q["methods"], n_features)
+            gap = max(s.values()) - min(s.values())
+            total += 1
+            held += gap <= tolerance
+            label = d if len(metrics) == 1 else f"{metric}/{d}"
+            shown = ", ".join(f"{m} {v:.4f}" for m, v in s.items())
+            parts.append(f"{label}: {shown} (gap {gap:.4f})")
+    need = float(claim.get("min_fraction", 1.0))
+    ours = f"within {tolerance:g} in {held} of {total} ({'; '.join(parts)})"
     return held / total >= need - 1e-12, ours, note
 
 
@@ -454,6 +672,8 @@ def _stats(q, metric, results):
 
 
 def _claim_methods(q):
+    if "methods" in q:
+        return list(q["methods"])
     if "best" in q:
         return [q["best"]]
     return list(q["better"]) + list(q["worse"])
@@ -548,6 +768,49 @@ def _rule_degradation(claim, results):
     return share <= float(claim["tolerance"]) + 1e-12, ours, note
 
 
+def _degraded_cells(claim, results):
+    """``(metric, dataset, method, degraded)`` of every (method, metric,
+    dataset) cell at ``selected``, degraded as in the ``degradation`` rule."""
+    q = claim["quantity"]
+    datasets, note = _datasets(claim, results)
+    s = results.summary
+    cells = []
+    for metric in _metrics(q):
+        greater = _greater(metric)
+        for d in datasets:
+            rows = s[(s["dataset"] == d) & (s["metric"] == metric)]
+            base = rows[rows["n_features"] == "all"]["mean"].mean()
+            for name in q["methods"]:
+                at = rows[(rows["selector"] == results.method(name))
+                          & (rows["n_features"] == "selected")]
+                if at.empty:
+                    continue  # an empty subset
+                mean = float(at["mean"].iloc[0])
+                std = float(at["std"].fillna(0).iloc[0])
+                gap = (base - mean) if greater else (mean - base)
+                cells.append((metric, d, name, bool(gap > std)))
+    return cells, note
+
+
+def _rule_concentration(claim, results):
+    """Of the degraded cells (``degradation``), the share lying in ``within``
+    (its ``datasets`` and/or ``metrics``) is at least ``min_fraction``."""
+    cells, note = _degraded_cells(claim, results)
+    if not cells:
+        raise NotCheckable("no cell at the selected subset")
+    within = claim["quantity"]["within"]
+    inside = [c for c in cells if c[3]
+              and c[1] in within.get("datasets", [c[1]])
+              and c[0] in within.get("metrics", [c[0]])]
+    degraded = sum(c[3] for c in cells)
+    if degraded == 0:
+        return False, f"no degraded cell of {len(cells)}", note
+    share = len(inside) / degraded
+    ours = (f"{len(inside)} of the {degraded} degraded cells ({100 * share:.0f} %; "
+            f"{len(cells)} cells)")
+    return share >= float(claim.get("min_fraction", 0.5)) - 1e-12, ours, note
+
+
 def _rule_fastest(claim, results):
     q = claim["quantity"]
     datasets, note = _datasets(claim, results)
@@ -605,7 +868,135 @@ RULES = {"value": _rule_value, "winner": _rule_winner, "better": _rule_better,
          "average_rank": _rule_average_rank, "significance": _rule_significance,
          "friedman": _rule_friedman, "empty_subset": _rule_empty_subset,
          "degradation": _rule_degradation, "fastest": _rule_fastest,
-         "artificial": _rule_artificial}
+         "artificial": _rule_artificial, "similar": _rule_similar,
+         "concentration": _rule_concentration}
+
+
+# ----------------------------------------------- the paper against itself
+def _printed_tables(claim: Mapping[str, Any], printed) -> dict[str, Any]:
+    """The printed tables a claim names (``printed:``), by the metric each
+    holds (``seconds`` for a times table)."""
+    ids = claim.get("printed")
+    ids = [ids] if isinstance(ids, str) else list(ids or [])
+    if not ids:
+        return {}
+    if printed is None:
+        raise ValueError(f"claim {claim['id']} names printed table(s) {ids} but "
+                         "the study has no printed file")
+    return {(t.metric or t.id): t for t in (printed[i] for i in ids)}
+
+
+def _table_for(claim, tables, metric):
+    if metric not in tables:
+        raise ValueError(f"claim {claim['id']}: none of its printed tables "
+                         f"{[t.id for t in tables.values()]} holds {metric}")
+    return tables[metric]
+
+
+def _printed_check(claim: Mapping[str, Any], results: Results,
+                   printed) -> tuple[bool | None, str, str]:
+    """What the paper's own printed numbers give for the claim's quantity on
+    the datasets run here: ``(supported, text, failing)``.
+
+    ``supported`` is False when the paper's own table fails the claim's rule
+    on those datasets (the claim is then not checkable here: no reproduction
+    could meet it; ``failing`` is the part of ``text`` that fails), None when
+    the printed tables cannot say (a dataset they lack). A Friedman claim
+    also says when the printed precision decides it
+    (:func:`~mlfsbench.evaluation.printed.friedman_tie_range` straddles the
+    critical value).
+    """
+    tables = _printed_tables(claim, printed)
+    if not tables:
+        return None, "", ""
+    q = claim.get("quantity", {})
+    datasets = _datasets(claim, results)[0]
+    lacking = sorted({d for t in tables.values() for d in datasets
+                      if d not in t.datasets})
+    if lacking:
+        return None, f"the paper prints no row for {', '.join(lacking)}", ""
+    rule, n = claim["rule"], len(datasets)
+    these = "on this dataset" if n == 1 else f"on these {n} datasets"
+    if rule == "value":
+        (metric,) = _metrics(q)
+        t = _table_for(claim, tables, metric)
+        cell = t.printed.at[datasets[0], q["method"]]
+        return True, f"{t.id} prints {cell}", ""
+    parts: list[str] = []
+    failing: list[str] = []
+
+    def part(ok: bool, text: str) -> None:
+        parts.append(text)
+        if not ok:
+            failing.append(text)
+
+    if rule == "friedman":
+        for metric in _metrics(q):
+            t = _table_for(claim, tables, metric)
+            methods = q.get("among") or t.methods
+            res = printed_tables.friedman(t, datasets, methods)
+            rejected = bool(res["rejected"])
+            text = (f"the paper's own {t.id} {these} gives F = {res['F']:.2f} "
+                    f"{'>' if rejected else '<'} {res['F_critical']:.2f}")
+            try:
+                r = printed_tables.friedman_tie_range(t, datasets, methods,
+                                                      max_states=TIE_STATES)
+            except ValueError:
+                text += " (too many printed ties to bound)"
+            else:
+                if r["min"] <= r["F_critical"] < r["max"]:
+                    text += (f"; resolving its printed ties gives F from "
+                             f"{r['min']:.2f} to {r['max']:.2f}: the printed "
+                             "precision decides it")
+            part(rejected == (claim["paper"] == "rejected"), text)
+    elif rule in ("winner", "fastest"):
+        metrics = ["seconds"] if rule == "fastest" else _metrics(q)
+        for metric in metrics:
+            t = _table_for(claim, tables, metric)
+            expected = q["method"] if rule == "fastest" else claim["paper"]
+            methods = None if rule == "fastest" else q["methods"]
+            agree, total = 0, 0
+            for d in datasets:
+                want = expected.get(d) if isinstance(expected, dict) else expected
+                if want is None:
+                    continue
+                total += 1
+                wanted = want if isinstance(want, list) else [want]
+                best = printed_tables.winners(t, [d], methods)[d]
+                agree += any(w in best for w in wanted)
+            need = 1.0 if rule == "fastest" else float(claim.get("min_fraction", 1))
+            who = expected if isinstance(expected, str) else "the paper's winner"
+            part(total > 0 and agree / total >= need - 1e-12,
+                 f"the paper's own {t.id} {these}: {who} best on {agree} of "
+                 f"{total}" + (f" (the claim needs {need:.4g})" if need < 1 else ""))
+    elif rule in ("significance", "average_rank"):
+        for metric in _metrics(q):
+            t = _table_for(claim, tables, metric)
+            methods = q.get("among") or t.methods
+            ranks = printed_tables.average_ranks(t, datasets, methods)
+            if rule == "average_rank":
+                if "best" in q:
+                    ok = ranks[q["best"]] <= ranks.min() + 1e-12
+                else:
+                    ok = all(ranks[a] < ranks[b]
+                             for a in q["better"] for b in q["worse"])
+                part(ok, f"the paper's own {t.id} {these}: first "
+                         f"{ranks.idxmin()} {ranks.min():.2f}")
+                continue
+            test = q.get("test", "bonferroni_dunn").replace("_", "-")
+            cd = printed_tables.critical_differences(len(methods), n)[test]
+            got = {}
+            for other in q["others"]:
+                diff = ranks[other] - ranks[q["method"]]
+                got[other] = (("better" if diff > cd else "worse" if -diff > cd
+                               else "similar"), diff)
+            part(all(g == claim["paper"] for g, _ in got.values()),
+                 f"the paper's own {t.id} {these} (CD {cd:.2f}): "
+                 + ", ".join(f"{g} vs {o} ({d:+.2f})" for o, (g, d) in got.items()))
+    else:
+        raise ValueError(f"claim {claim['id']}: no printed check for a {rule} "
+                         "claim")
+    return not failing, "; ".join(parts), "; ".join(failing)
 
 
 def _paper_text(claim: Mapping[str, Any]) -> str:
@@ -615,16 +1006,36 @@ def _paper_text(claim: Mapping[str, Any]) -> str:
     if isinstance(paper, dict):
         return "; ".join(f"{k}: {v}" for k, v in paper.items())
     text = str(paper) if paper is not None else ""
-    if "tolerance" in claim and claim.get("rule") == "value":
-        text += f" (± {claim['tolerance']})"
+    if "tolerance" in claim and claim.get("rule") in ("value", "similar"):
+        if claim.get("side") == "no-worse":
+            text += f" (or better; tolerance {_fmt(claim['tolerance'])})"
+        else:
+            text += f" (tolerance ± {_fmt(claim['tolerance'])})"
     return text
 
 
-def evaluate_claim(claim: Mapping[str, Any], results: Results) -> dict[str, str]:
-    """One row of the verdict table."""
-    row = {"claim": claim["id"], "statement": claim["statement"],
-           "source": claim["source"], "paper": _paper_text(claim), "ours": "",
-           "verdict": NOT_CHECKABLE, "note": ""}
+def evaluate_claim(claim: Mapping[str, Any], results: Results,
+                   printed=None) -> dict[str, str]:
+    """One row of the verdict table (columns :data:`COLUMNS`).
+
+    ``printed`` is the study's printed tables
+    (:class:`~mlfsbench.evaluation.printed.PrintedStudy`): a claim naming one
+    (``printed:``) is first computed from the paper's own numbers on the
+    datasets run here, and is ``not checkable here`` when they fail it; our
+    result is still shown.
+    """
+    row = dict.fromkeys(COLUMNS, "")
+    row.update(claim=claim["id"], statement=claim["statement"],
+               source=claim["source"], paper=_paper_text(claim),
+               verdict=NOT_CHECKABLE)
+    if claim.get("weak"):
+        row["robust"] = f"weak claim: {claim['weak']}"
+    try:
+        supported, row["printed"], failing = _printed_check(claim, results, printed)
+    except NotCheckable:
+        supported, failing = None, ""
+    unmet = (f"the paper's own numbers do not meet the claim on the datasets run "
+             f"here: {failing}")
     try:
         if claim.get("not_checkable"):
             raise NotCheckable(claim["not_checkable"])
@@ -632,20 +1043,35 @@ def evaluate_claim(claim: Mapping[str, Any], results: Results) -> dict[str, str]
         if claim["rule"] != "artificial":
             results.check_params(q.get("expect_params", {}),
                                  _datasets(claim, results)[0])
-        ok, ours, note = RULES[claim["rule"]](claim, results)
+        ok, ours, note, *extra = RULES[claim["rule"]](claim, results)
     except NotCheckable as exc:
-        row["note"] = str(exc)
+        row["note"] = f"{unmet}; {exc}" if supported is False else str(exc)
         return row
     row.update(ours=ours, verdict=REPRODUCED if ok else NOT_REPRODUCED, note=note)
+    for key, value in (extra[0] if extra else {}).items():
+        if key == "robust" and row["robust"]:
+            continue  # a weak claim says so first
+        row[key] = value
+    if supported is False:
+        row["verdict"] = NOT_CHECKABLE
+        row["note"] = "; ".join(
+            x for x in (f"{unmet}, so no reproduction could (ours alone: "
+                        f"{REPRODUCED if ok else NOT_REPRODUCED})", note) if x)
     return row
 
 
 def evaluate_claims(data: Mapping[str, Any], experiment: str,
-                    results: Results) -> pd.DataFrame:
-    """The verdict table of one experiment's claims (columns :data:`COLUMNS`)."""
+                    results: Results, printed=None) -> pd.DataFrame:
+    """The verdict table of one experiment's claims (columns :data:`COLUMNS`);
+    ``printed``: the study's printed tables (:func:`evaluate_claim`)."""
     unavailable = data.get("unavailable", {})
-    rows = [evaluate_claim({**c, "_unavailable": unavailable}, results)
-            for c in claims_for(data, experiment)]
+    by_id = {c["id"]: c for c in data["claims"]}
+    rows = []
+    for c in claims_for(data, experiment):
+        extra = {"_unavailable": unavailable}
+        if c.get("ordering", "none") != "none":
+            extra["_companion"] = by_id[c["ordering"]]
+        rows.append(evaluate_claim({**c, **extra}, results, printed))
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
@@ -672,10 +1098,23 @@ def results_for(root: PathLike, experiment_config: Mapping[str, Any]) -> Results
 
 def write_claims(claims_path: PathLike, experiment: str,
                  experiment_config: Mapping[str, Any], root: PathLike,
-                 out: PathLike, html_out: PathLike | None = None) -> pd.DataFrame:
-    """The ``claims`` rule: evaluate and write ``claims.tsv`` (and its HTML)."""
+                 out: PathLike, html_out: PathLike | None = None,
+                 printed: PathLike | None = None) -> pd.DataFrame:
+    """The ``claims`` rule: evaluate and write ``claims.tsv`` (and its HTML).
+
+    ``printed``: the study's printed tables (default: the file beside the
+    claims file, :func:`mlfsbench.workflow.config.printed_path`).
+    """
     data = load_claims(claims_path)
-    table = evaluate_claims(data, experiment, results_for(root, experiment_config))
+    # datasets this run could not obtain (the plan's exclusion), with why
+    unavailable = experiment_config.get("unavailable") or {}
+    if unavailable:
+        data = {**data, "unavailable": {**(data.get("unavailable") or {}),
+                                        **unavailable}}
+    printed = printed or printed_path(claims_path)
+    study = printed_tables.load_printed(printed) if printed else None
+    table = evaluate_claims(data, experiment, results_for(root, experiment_config),
+                            study)
     write_text(out, format_table(table))
     if html_out is not None:
         write_text(html_out, verdict_html(table, f"{experiment}: the paper's claims"))

@@ -34,7 +34,7 @@ import pandas as pd
 
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
 from mlfsbench.evaluation.stats import compare_methods, round_table
-from mlfsbench.io import BASELINE, format_table, write_json, write_text
+from mlfsbench.io import BASELINE, format_table, read_table, write_json, write_text
 from mlfsbench.report.cd_diagram import critical_difference_diagram
 from mlfsbench.report.names import display_name, method_key
 from mlfsbench.report.render import message_figure, save_figure, write_html_table
@@ -168,7 +168,7 @@ def write_comparison(summary_path: PathLike, metric: str, json_out: PathLike,
     (identifier -> readable name, see
     :func:`mlfsbench.report.names.display_name`).
     """
-    summary = pd.read_csv(summary_path, sep="\t", dtype={"n_features": str})
+    summary = read_table(summary_path, dtype={"n_features": str})
     result = compare(summary, metric, n_features=n_features, control=control,
                      alpha=alpha, round=round)
     write_json(json_out, result)

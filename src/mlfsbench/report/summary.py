@@ -208,5 +208,8 @@ def summary_info(experiments: Mapping[str, Mapping[str, Any]],
             info["unavailable"] = {d: r for d, r in
                                    (data.get("unavailable") or {}).items()
                                    if d in named}
+        if x.get("unavailable"):  # datasets this run could not obtain
+            info["unavailable"] = {**info.get("unavailable", {}),
+                                   **x["unavailable"]}
         out[name] = info
     return out

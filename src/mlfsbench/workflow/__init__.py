@@ -1,7 +1,11 @@
 """The workflow layer: files, configs and runs around the library.
 
+- :mod:`~mlfsbench.workflow.plan` -- every job a config asks for (the
+  Snakefile's input functions read it).
 - :mod:`~mlfsbench.workflow.stages` -- each stage of the DAG as a function of
-  files (called by ``scripts/*.py`` and by the CLI alike).
+  files (called by ``scripts/*.py``); :mod:`~mlfsbench.workflow.folds` -- the
+  per-fold science (called by the stages and the CLI);
+  :mod:`~mlfsbench.workflow.pool` -- the worker processes of a batch job.
 - :mod:`~mlfsbench.workflow.config` -- experiment configs: validation and
   method identifiers.
 - :mod:`~mlfsbench.workflow.versions` -- the code version each rule carries.

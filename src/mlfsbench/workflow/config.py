@@ -340,9 +340,16 @@ def check_experiment(name: str, experiment: dict[str, Any],
                     f"{where}: classifier {method_id(entry)!r} reads the "
                     f"selectors' codes (input: codes), but selector "
                     f"{method_id(sel)!r} has no discretization")
+    extra = set(experiment.get("dataset_n_features") or {})
+    extra -= set(experiment["datasets"])
+    if extra:
+        raise ValueError(f"{where}: dataset_n_features names dataset(s) "
+                         f"{', '.join(sorted(extra))} that the experiment does "
+                         f"not list")
     try:
         check_methods(experiment)
-        feature_counts(experiment["n_features"])
+        for dataset in experiment["datasets"]:
+            dataset_feature_counts(experiment, dataset)
     except ValueError as exc:
         raise ValueError(f"{where}: {exc}") from None
     for key, kind in (("selectors", "selector"), ("classifiers", "classifier"),
@@ -566,16 +573,18 @@ def check_grid_fits(name: str, experiment: dict[str, Any],
     dataset's statistics) to that count; a grid of integers only, all above
     it, would fail at classify time.
     """
-    grid = feature_counts(experiment["n_features"])
-    sizes = [k for k in grid if isinstance(k, int)]
-    if len(sizes) < len(grid):  # "all" or "selected" always fit
-        return
     for dataset in experiment["datasets"]:
+        grid = dataset_feature_counts(experiment, dataset)
+        sizes = [k for k in grid if isinstance(k, int)]
+        if len(sizes) < len(grid):  # "all" or "selected" always fit
+            continue
         d = n_features.get(dataset)
         if d is not None and min(sizes) > d:
+            given = (experiment.get("dataset_n_features") or {}).get(
+                dataset, experiment["n_features"])
             raise ValueError(
                 f"experiment {name!r}: no feature count of n_features "
-                f"{experiment['n_features']} fits dataset {dataset!r}, which has "
+                f"{given} fits dataset {dataset!r}, which has "
                 f"{d} features"
             )
 
@@ -746,3 +755,206 @@ def grid_id(grid: list[int | str]) -> str:
     True
     """
     return f"grid-{short_hash(list(grid))}"
+
+
+# ---------------------------------------------------------------- readings
+# An experiment's ``readings`` name the choices its paper leaves open (or
+# that the authors' code makes otherwise than the text): each reading has
+# options that override parts of the experiment and the option the evidence
+# favours. The experiment runs under the favoured options (its own name);
+# each other option runs as a variant of its own, one reading changed at a
+# time (:func:`expand_readings`).
+
+#: Separates an experiment's name from a variant's reading and option:
+#: ``li2017~mlknn-scale-scaled``.
+VARIANT_MARK = "~"
+_OVERRIDE_KINDS = ("selectors", "classifiers", "transformations")
+
+
+def variant_name(experiment: str, reading: str, option: str) -> str:
+    """Name of the variant of ``experiment`` under one non-favoured option.
+
+    >>> variant_name("li2017", "mlknn-scale", "scaled")
+    'li2017~mlknn-scale-scaled'
+    """
+    return f"{experiment}{VARIANT_MARK}{reading}-{option}"
+
+
+def _entry_names(entries: list[dict[str, Any]]) -> dict[str, int]:
+    """The names an override may give an entry, to its position: its id, and
+    its registry name when no other entry has it.
+
+    >>> _entry_names([{"name": "mlknn", "params": {"k": 7}}, {"id": "a", "name": "x"},
+    ...               {"id": "b", "name": "x"}])
+    {'mlknn-b62dc272': 0, 'mlknn': 0, 'a': 1, 'b': 2}
+    """
+    names = [e["name"] for e in entries]
+    out: dict[str, int] = {}
+    for i, entry in enumerate(entries):
+        out[method_id(entry)] = i
+        if names.count(entry["name"]) == 1:
+            out.setdefault(entry["name"], i)
+    return out
+
+
+def check_readings(name: str, experiment: dict[str, Any]) -> None:
+    """An experiment's readings must favour one of their options and override
+    only entries (by id, or registry name when one entry has it) and datasets
+    the experiment has; raise ValueError.
+
+    >>> x = {"datasets": ["d"], "selectors": [{"name": "mim-br"}],
+    ...      "classifiers": [{"id": "c", "name": "mlknn"}], "n_features": [1],
+    ...      "readings": {"scale": {"about": "", "favoured": "raw", "options": {
+    ...          "scaled": {"classifiers": {"c": {"params": {"scale": True}}}},
+    ...          "rough": {"classifiers": {"knn": {"params": {"scale": False}}}}}}}}
+    >>> try:
+    ...     check_readings("e", x)
+    ... except ValueError as exc:
+    ...     print(str(exc).split(": ", 1)[1])
+    reading 'scale' favours 'raw', which is not one of its options (scaled, rough)
+    """
+    where = f"experiment {name!r}"
+    for reading, spec in (experiment.get("readings") or {}).items():
+        options = spec["options"]
+        if spec["favoured"] not in options:
+            raise ValueError(
+                f"{where}: reading {reading!r} favours {spec['favoured']!r}, which "
+                f"is not one of its options ({', '.join(options)})")
+        for option, override in options.items():
+            at = f"{where}: reading {reading!r}, option {option!r}"
+            for key in _OVERRIDE_KINDS:
+                known = _entry_names(experiment.get(key) or [])
+                for ident in (override.get(key) or {}):
+                    if ident not in known:
+                        raise ValueError(
+                            f"{at}: {key} has no entry {ident!r} (its ids: "
+                            f"{', '.join(known) or 'none'})")
+            extra = set(override.get("dataset_n_features") or {}) \
+                - set(experiment["datasets"])
+            if extra:
+                raise ValueError(
+                    f"{at}: dataset_n_features names dataset(s) "
+                    f"{', '.join(sorted(extra))} that the experiment does not list")
+
+
+def apply_option(experiment: dict[str, Any],
+                 override: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``experiment`` (without its ``readings``) with one option's
+    ``override`` applied: an entry's ``name`` replaced, its ``params`` and
+    ``dataset_params`` updated key by key (an entry keeps its id, so its
+    results stay under the same name in the tables); ``n_features`` and
+    ``dataset_n_features`` replaced (the latter per dataset).
+
+    >>> x = {"classifiers": [{"id": "c", "name": "mlknn", "params": {"k": 10}}],
+    ...      "n_features": [1, 2], "readings": {}}
+    >>> y = apply_option(x, {"classifiers": {"c": {"params": {"scale": False}}},
+    ...                      "dataset_n_features": {"d": [1]}})
+    >>> y["classifiers"]
+    [{'id': 'c', 'name': 'mlknn', 'params': {'k': 10, 'scale': False}}]
+    >>> y["n_features"], y["dataset_n_features"], "readings" in y
+    ([1, 2], {'d': [1]}, False)
+    """
+    out = json.loads(json.dumps({k: v for k, v in experiment.items()
+                                 if k != "readings"}))
+    for key in _OVERRIDE_KINDS:
+        entries = out.get(key) or []
+        index = _entry_names(entries)
+        for ident, change in (override.get(key) or {}).items():
+            entry = entries[index[ident]]
+            entry["id"] = method_id(entry)
+            if "name" in change:
+                entry["name"] = change["name"]
+            if "params" in change:
+                entry["params"] = {**(entry.get("params") or {}), **change["params"]}
+            for dataset, params in (change.get("dataset_params") or {}).items():
+                given = entry.setdefault("dataset_params", {})
+                given[dataset] = {**(given.get(dataset) or {}), **params}
+    if "n_features" in override:
+        out["n_features"] = list(override["n_features"])
+    if override.get("dataset_n_features"):
+        out["dataset_n_features"] = {**(out.get("dataset_n_features") or {}),
+                                     **override["dataset_n_features"]}
+    return out
+
+
+def expand_readings(experiments: dict[str, dict[str, Any]]
+                    ) -> tuple[dict[str, dict[str, Any]],
+                               dict[str, list[tuple[str, str, str]]]]:
+    """Every experiment to run: each experiment under its readings' favoured
+    options (its own name), then, for each reading, one variant per other
+    option, the other readings at their favoured options
+    (:func:`variant_name`); and, per experiment with readings, its variants
+    as ``(variant, reading, option)``.
+
+    One reading changes at a time, so the variants grow with the sum of the
+    readings' options, not their product; a claim's verdict under each
+    option of each reading is what its robustness is read from
+    (:mod:`mlfsbench.report.readings`).
+
+    >>> x = {"n_features": [1], "readings": {
+    ...     "grid": {"about": "", "favoured": "paper", "options": {
+    ...         "paper": {"n_features": [5]}, "wide": {"n_features": [9]}}}}}
+    >>> runs, variants = expand_readings({"e": x})
+    >>> {name: r["n_features"] for name, r in runs.items()}, variants
+    ({'e': [5], 'e~grid-wide': [9]}, {'e': [('e~grid-wide', 'grid', 'wide')]})
+    """
+    runs: dict[str, dict[str, Any]] = {}
+    variants: dict[str, list[tuple[str, str, str]]] = {}
+    for name, experiment in experiments.items():
+        readings = experiment.get("readings") or {}
+        favoured = {r: spec["favoured"] for r, spec in readings.items()}
+        runs[name] = _under(experiment, favoured)
+        if not readings:
+            continue
+        variants[name] = []
+        for r, spec in readings.items():
+            for option in spec["options"]:
+                if option == spec["favoured"]:
+                    continue
+                vname = variant_name(name, r, option)
+                runs[vname] = _under(experiment, {**favoured, r: option})
+                variants[name].append((vname, r, option))
+    return runs, variants
+
+
+def _under(experiment: dict[str, Any], chosen: dict[str, str]) -> dict[str, Any]:
+    """``experiment`` under one option of each of its readings (``chosen``)."""
+    out = {k: v for k, v in experiment.items() if k != "readings"}
+    for reading, option in chosen.items():
+        out = apply_option(out, experiment["readings"][reading]["options"][option])
+    return out
+
+
+def dataset_feature_counts(experiment: dict[str, Any], dataset: str) -> list[int | str]:
+    """The expanded feature-count grid of one dataset: its
+    ``dataset_n_features`` entry, else the experiment's ``n_features``.
+
+    >>> dataset_feature_counts({"n_features": [1, "all"],
+    ...                         "dataset_n_features": {"d": ["2..3"]}}, "d")
+    [2, 3]
+    """
+    grids = experiment.get("dataset_n_features") or {}
+    return feature_counts(grids.get(dataset, experiment["n_features"]))
+
+
+def experiment_feature_counts(experiment: dict[str, Any]) -> list[int | str]:
+    """The union of an experiment's per-dataset grids (its tables' grid).
+
+    >>> experiment_feature_counts({"datasets": ["a", "b"], "n_features": [1, "all"],
+    ...                            "dataset_n_features": {"b": ["2..3", "all"]}})
+    [1, 2, 3, 'all']
+    """
+    union: list[int | str] = []
+    for dataset in experiment["datasets"]:
+        union += dataset_feature_counts(experiment, dataset)
+    return feature_counts(union)
+
+
+def printed_path(claims_path: str | os.PathLike) -> str | None:
+    """The study's printed tables beside its claims file
+    (``<study>.claims.yaml`` -> ``<study>.printed.yaml``), or None."""
+    path = os.fspath(claims_path)
+    if not path.endswith(".claims.yaml"):
+        return None
+    sibling = path[: -len(".claims.yaml")] + ".printed.yaml"
+    return sibling if os.path.exists(sibling) else None

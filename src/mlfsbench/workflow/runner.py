@@ -45,6 +45,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -215,11 +216,225 @@ def job_thread_args(args: Sequence[str]) -> list[str]:
     return ["--max-threads", "1"]
 
 
-def run(args: Sequence[str], workdir: str | os.PathLike = ".") -> int:
-    """Run Snakemake in ``workdir`` with ``args``; return its exit code."""
-    workdir = Path(workdir).resolve()
-    if not (workdir / "Snakefile").exists():
+#: Arguments with which Snakemake only inspects or reports: passed through
+#: as they are, its output shown whole.
+INSPECT = ("-n", "--dry-run", "--dryrun", "--unlock", "--lint", "--list-rules",
+           "--list", "-l", "--summary", "-S", "--detailed-summary", "-D", "--dag",
+           "--rulegraph", "--filegraph", "--report", "--cleanup-metadata",
+           "--list-changes", "--lc", "--delete-all-output", "--version", "-h",
+           "--help", "--list-target-rules", "--lt")
+UNAVAILABLE = "results/unavailable.json"
+
+
+def _is_inspection(args: Sequence[str]) -> bool:
+    return any(a.split("=", 1)[0] in INSPECT for a in args)
+
+
+def _take_directory(args: Sequence[str], workdir: Path) -> tuple[list[str], Path,
+                                                                 Path | None]:
+    """``args`` without ``--directory``/``-d`` (the run's working directory,
+    relative to ``workdir``), and ``--snakefile``/``-s`` made absolute."""
+    out, snakefile = [], None
+    it = iter(args)
+    for a in it:
+        name, eq, value = a.partition("=")
+        if name in ("--directory", "-d", "--snakefile", "-s"):
+            value = value if eq else next(it, "")
+            if name in ("--directory", "-d"):
+                workdir = workdir / value
+                continue
+            snakefile = (Path.cwd() / value).resolve()
+            out += ["--snakefile", str(snakefile)]
+            continue
+        out.append(a)
+    return out, workdir.resolve(), snakefile
+
+
+def with_config(args: Sequence[str], item: str) -> list[str]:
+    """``args`` with ``KEY=VALUE`` added to Snakemake's ``--config`` (to the
+    user's own ``--config`` list if there is one: a second flag would
+    replace it).
+
+    >>> with_config(["--cores", "1"], "a=b")
+    ['--cores', '1', '--config', 'a=b']
+    >>> with_config(["--config", "x=1", "--cores", "1"], "a=b")
+    ['--config', 'x=1', 'a=b', '--cores', '1']
+    """
+    args = list(args)
+    if "--config" in args:
+        i = args.index("--config") + 1
+        while i < len(args) and not args[i].startswith("-"):
+            i += 1
+        return args[:i] + [item] + args[i:]
+    return [*args, "--config", item]
+
+
+def _last_error(paths: Sequence[Path]) -> str:
+    """The last line naming an error in ``paths`` (the first that has one;
+    else the last line of the first that has any), one line of at most
+    :data:`REASON_CHARS`; a Python exception's module path is left out."""
+    import re
+
+    texts = []
+    for path in paths:
+        try:
+            lines = [line.strip() for line in
+                     path.read_text(encoding="utf-8", errors="replace").splitlines()
+                     if line.strip()]
+        except OSError:
+            continue
+        texts.append(lines)
+        errors = [line for line in lines if re.search(r"Error|error:", line)]
+        if errors:
+            return _reason(errors[-1])
+    return next((_reason(lines[-1]) for lines in texts if lines), "")
+
+
+#: The longest reason kept for a failed dataset or job.
+REASON_CHARS = 260
+
+
+def _reason(line: str) -> str:
+    """One line without a module path before the exception's name.
+
+    >>> _reason("mlfsbench.data.download.DownloadError: x: cannot download y")
+    'DownloadError: x: cannot download y'
+    """
+    import re
+
+    line = re.sub(r"^(?:[A-Za-z_]\w*\.)+(\w+(?:Error|Exception)\b)", r"\1",
+                  " ".join(line.split()))
+    return line if len(line) <= REASON_CHARS else line[:REASON_CHARS - 1] + "…"
+
+
+def dataset_failures(workdir: Path, datasets: Sequence[str],
+                     run_log: str) -> dict[str, str]:
+    """Dataset -> one-line reason, for each dataset whose prepared file is
+    missing after the data stage; the reason is the last error line of its
+    download's or preparation's log."""
+    out = {}
+    for d in datasets:
+        if (workdir / "data" / "prepared" / f"{d}.npz").exists():
+            continue
+        logs = sorted((workdir / "logs" / "download" / d).glob("*.log"))
+        logs.append(workdir / "logs" / "prepare" / f"{d}.log")
+        out[d] = _last_error(logs) or f"not obtained (see {run_log})"
+    return out
+
+
+class _Follow:
+    """Runs Snakemake commands with their output to the run's log file and
+    to a :class:`~mlfsbench.workflow.progress.Progress`; forwards SIGINT and
+    SIGTERM."""
+
+    def __init__(self, workdir: Path, log_fh, progress) -> None:
+        self.workdir, self.log_fh, self.progress = workdir, log_fh, progress
+        self.received: list[int] = []
+
+    def __call__(self, cmd: list[str], feed=None) -> int:
+        self.log_fh.write(f"$ {' '.join(cmd)}\n")
+        self.log_fh.flush()
+        child = subprocess.Popen(cmd, cwd=self.workdir, stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT, text=True,
+                                 errors="replace", preexec_fn=_default_sigint)
+
+        def pass_on(signum, _frame):
+            self.received.append(signum)
+            child.send_signal(signum)
+
+        forward = (signal.SIGINT, signal.SIGTERM)
+        previous = {s: signal.signal(s, pass_on) for s in forward}
+        lines: list[str] = []
+
+        def read():
+            for line in child.stdout:
+                self.log_fh.write(line)
+                if feed is None:
+                    self.progress.feed(line)
+                else:
+                    lines.append(line)
+
+        # Read in a thread: jobs that outlive a killed Snakemake hold its
+        # output pipe open, and the runner must end them, not wait for them.
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        try:
+            code = child.wait()
+            reader.join(timeout=None if code >= 0 else 5)
+            if feed is None:
+                self.progress.close()
+        finally:
+            for s, handler in previous.items():
+                signal.signal(s, handler)
+            self.log_fh.flush()
+        if feed is not None:
+            feed(lines)
+        return code
+
+
+def _interrupted(code: int, received: list[int], workdir: Path) -> int | None:
+    """The exit status of a run ended by a signal, or None."""
+    if received and code > 0:
+        # Snakemake cleaned up after the signal and exited 1; report
+        # the interruption as a shell would (Ctrl-C: 130).
+        log.error("interrupted by %s; the run is incomplete",
+                  signal.Signals(received[0]).name)
+        return 128 + received[0]
+    if code < 0:
+        name = signal.Signals(-code).name
+        log.error("snakemake was killed by %s; the run is incomplete", name)
+        for pid, job in live_job_processes(workdir):
+            # Its jobs outlive it: end them, so that none writes an
+            # output after the next run has used it.
+            log.error("ending its orphaned job pid %d: %s", pid, job)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+        return 128 - code
+    return None
+
+
+def _plan(args: Sequence[str], workdir: Path):
+    """The plan of the run's config (None if it cannot be read here: the
+    run then skips the data stage and Snakemake reports the problem)."""
+    from mlfsbench.workflow.runstats import plan_of_config
+
+    files = _configfiles(args)
+    configfile = files[-1] if files else "config/config.yaml"
+    if not (workdir / configfile).exists():
+        return None
+    try:
+        return plan_of_config(configfile, workdir)
+    except Exception as exc:  # noqa: BLE001 (Snakemake will say it better)
+        log.debug("no plan: %s", exc)
+        return None
+
+
+def run(args: Sequence[str], workdir: str | os.PathLike = ".", *,
+        report: str | None = None, out=None) -> int:
+    """Run Snakemake in ``workdir`` with ``args``; return its exit code.
+
+    ``--directory``/``-d`` among ``args`` is the working directory (relative
+    to ``workdir``); ``--snakefile`` may name a Snakefile elsewhere. Unless
+    the arguments only inspect the workflow (:data:`INSPECT`), the run
+
+    1. obtains and prepares every dataset of the plan (``--keep-going``);
+       each that fails is written with its reason to ``results/unavailable.
+       json`` and dropped from the experiments (``--config unavailable=``);
+       skipped when every dataset is prepared already;
+    2. runs the rest, showing progress (:mod:`~mlfsbench.workflow.progress`)
+       and keeping Snakemake's whole output in ``logs/run-<UTC time>.log``;
+    3. writes Snakemake's HTML ``report`` if asked;
+    4. ends with the path of the summary page and one line per failure.
+
+    A dataset that could not be obtained makes the exit status 1 even when
+    the rest succeeded.
+    """
+    args, workdir, snakefile = _take_directory(args, Path(workdir))
+    if snakefile is None and not (workdir / "Snakefile").exists():
         raise FileNotFoundError(f"{workdir}: no Snakefile here")
+    if snakefile is not None and not snakefile.exists():
+        raise FileNotFoundError(f"{snakefile}: no such Snakefile")
+    out = sys.stdout if out is None else out
     state = workdir / ".snakemake"
     state.mkdir(exist_ok=True)
     lock_fh = open(state / "mlfsbench-run.lock", "a+")  # noqa: SIM115
@@ -260,42 +475,121 @@ def run(args: Sequence[str], workdir: str | os.PathLike = ".") -> int:
                 log.error("snakemake could not remove the stale lock (its "
                           "error is above)")
                 return unlock.returncode
-        # The runner forwards SIGINT to Snakemake, which must then act on it
-        # even when this process was started with SIGINT ignored (in the
-        # background of a script: `mlfsbench run ... &`), a disposition its
-        # children would otherwise inherit.
-        child = subprocess.Popen([*cmd, "--rerun-incomplete", *job_thread_args(args),
-                                  *args], cwd=workdir,
-                                 preexec_fn=_default_sigint)
-        forward = (signal.SIGINT, signal.SIGTERM)
-        received: list[int] = []
-
-        def pass_on(signum, _frame):
-            received.append(signum)
-            child.send_signal(signum)
-
-        previous = {s: signal.signal(s, pass_on) for s in forward}
-        try:
-            code = child.wait()
-        finally:
-            for s, handler in previous.items():
-                signal.signal(s, handler)
-        if received and code > 0:
-            # Snakemake cleaned up after the signal and exited 1; report
-            # the interruption as a shell would (Ctrl-C: 130).
-            log.error("interrupted by %s; the run is incomplete",
-                      signal.Signals(received[0]).name)
-            return 128 + received[0]
-        if code < 0:
-            name = signal.Signals(-code).name
-            log.error("snakemake was killed by %s; the run is incomplete", name)
-            for pid, job in live_job_processes(workdir):
-                # Its jobs outlive it: end them, so that none writes an
-                # output after the next run has used it.
-                log.error("ending its orphaned job pid %d: %s", pid, job)
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGTERM)
-            return 128 - code
-        return code
+        if _is_inspection(args):
+            return _passthrough(cmd, args, workdir)
+        return _run_followed(cmd, args, workdir, report, out)
     finally:
         lock_fh.close()
+
+
+def _passthrough(cmd: list[str], args: Sequence[str], workdir: Path) -> int:
+    """Snakemake with its own output (an inspection: dry run, lint, ...)."""
+    # The runner forwards SIGINT to Snakemake, which must then act on it
+    # even when this process was started with SIGINT ignored (in the
+    # background of a script: `mlfsbench run ... &`), a disposition its
+    # children would otherwise inherit.
+    child = subprocess.Popen([*cmd, "--rerun-incomplete", *job_thread_args(args),
+                              *args], cwd=workdir, preexec_fn=_default_sigint)
+    forward = (signal.SIGINT, signal.SIGTERM)
+    received: list[int] = []
+
+    def pass_on(signum, _frame):
+        received.append(signum)
+        child.send_signal(signum)
+
+    previous = {s: signal.signal(s, pass_on) for s in forward}
+    try:
+        code = child.wait()
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    stopped = _interrupted(code, received, workdir)
+    return code if stopped is None else stopped
+
+
+def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
+                  report: str | None, out) -> int:
+    """Steps 1-4 of :func:`run`."""
+    import time
+
+    from mlfsbench.io import write_json
+    from mlfsbench.workflow.progress import Progress, clip
+    from mlfsbench.workflow.runstats import shared_users
+
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    log_path = workdir / "logs" / f"run-{stamp}.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    shown_log = os.path.relpath(log_path)
+    plan = _plan(args, workdir)
+    tty = bool(getattr(out, "isatty", lambda: False)())
+    width = shutil.get_terminal_size((300, 24)).columns - 1 if tty else 300
+    progress = Progress(out, tty=tty, width=width,
+                        users=shared_users(plan) if plan is not None else None)
+    base = [*cmd, "--rerun-incomplete", *job_thread_args(args), *args]
+    unavailable: dict[str, str] = {}
+    with open(log_path, "w", encoding="utf-8") as log_fh:
+        follow = _Follow(workdir, log_fh, progress)
+        progress.say(f"mlfsbench run: Snakemake's log is {shown_log}")
+        code = 0
+        prepared = plan is not None and all(
+            (workdir / "data" / "prepared" / f"{d}.npz").exists()
+            for d in plan.datasets)
+        if prepared:
+            # every dataset was obtained before: no data stage (its start-up
+            # costs ~10 s); the dry run still gives the totals
+            record = workdir / UNAVAILABLE
+            if record.exists():
+                record.unlink()
+            follow([*base, "--dry-run"], feed=progress.expect)
+        elif plan is not None:
+            # 1. the datasets: a failure here leaves the others to run
+            targets = [f"data/prepared/{d}.npz" for d in plan.datasets]
+            progress.start_stage(" (datasets)")
+            code = follow([*base, "--keep-going", *targets])
+            stopped = _interrupted(code, follow.received, workdir)
+            if stopped is not None:
+                return stopped
+            unavailable = dataset_failures(workdir, plan.datasets, shown_log)
+            record = workdir / UNAVAILABLE
+            if unavailable:
+                write_json(record, unavailable)
+                base = with_config(base, f"unavailable={UNAVAILABLE}")
+            elif record.exists():
+                record.unlink()
+            progress.failures.clear()
+            code = 0
+            if len(unavailable) == len(plan.datasets):
+                code = 1
+            else:
+                # the totals of each study, from a dry run
+                progress.start_stage("")
+                follow([*base, "--dry-run"], feed=progress.expect)
+        if code == 0:
+            # 2. the run
+            code = follow(base)
+            stopped = _interrupted(code, follow.received, workdir)
+            if stopped is not None:
+                return stopped
+        if code == 0 and report:
+            # 3. Snakemake's HTML report
+            rargs = [a for a in base if a not in ("--rerun-incomplete",)]
+            code = follow([*rargs, "--report", report], feed=lambda _lines: None)
+    # 4. where to look, and what failed
+    summary = workdir / "results" / "summary.html"
+    if report and (workdir / report).exists():
+        progress.say(f"report: {os.path.relpath(workdir / report)}")
+    if summary.exists():
+        progress.say(f"summary: {os.path.relpath(summary)}")
+    for d, reason in sorted(unavailable.items()):
+        progress.say(clip(f"FAILED dataset {d}: {reason}"))
+    for f in progress.failures:
+        where = ", ".join(f"{k}={v}" for k, v in f.wildcards.items())
+        reason = _last_error([workdir / f.log]) if f.log else ""
+        progress.say(clip(f"FAILED {f.rule} ({where}): {reason or 'failed'} "
+                          f"(log: {f.log or shown_log})"))
+    if code != 0 and not progress.failures and not unavailable:
+        progress.say(f"FAILED: snakemake exited with status {code} "
+                     f"(see {shown_log})")
+    if code == 0 and unavailable:
+        code = 1
+    return code

@@ -15,6 +15,15 @@ core would need; with ``--cores N`` the elapsed time of a run is shorter.
 ``peak_rss_mb`` is the largest job of the stage, the figure to compare with a
 per-job memory limit such as a cluster's ``mem_mb``.
 
+A shared job serves every experiment whose plan uses it (the experiment's
+datasets for download and prepare, its folds for split and discretize, its
+cache keys for select, classify and transform). Given the plan
+(:func:`shared_users`, :func:`split_shared`), each shared job's time is
+divided **equally** among the experiments that use it, so the experiments'
+times add up to the run's; its job counts once in each, and its memory is
+each one's. A shared job no experiment of the plan uses (left by an earlier
+config) stays under ``-``. :func:`with_total` appends the run's totals.
+
 >>> job_of("shared/select/emotions/kfold-k2-seed0/folds0-1/seed0/mim-br.tsv")
 ('select', '-')
 >>> job_of("tiny/stats/hamming_loss.tsv"), job_of("tiny/aggregate.tsv")
@@ -23,8 +32,10 @@ per-job memory limit such as a cluster's ``mem_mb``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -41,6 +52,87 @@ def job_of(relative: str) -> tuple[str, str]:
     if parts[0] == SHARED:
         return (parts[1], "-") if len(parts) > 2 else ("other", "-")
     return parts[1].removesuffix(".tsv"), parts[0]
+
+
+def _key_of(relative: str) -> tuple[str, ...] | None:
+    """The plan key of a shared job's benchmark file (path under
+    ``benchmarks/``), or None for an experiment's own job.
+
+    >>> _key_of("shared/prepare/emotions.tsv")
+    ('dataset', 'emotions')
+    >>> _key_of("shared/split/emotions/kfold-k2-seed0/folds0-1.tsv")
+    ('batch', 'emotions', 'kfold-k2-seed0', 'folds0-1')
+    """
+    parts = relative.removesuffix(".tsv").split("/")
+    if parts[0] != SHARED or len(parts) < 3:
+        return None
+    rule, rest = parts[1], parts[2:]
+    if rule in ("download", "prepare"):
+        return ("dataset", rest[0])
+    if rule in ("split", "discretize"):
+        return ("batch", *rest[:3])
+    return (rule, *rest)
+
+
+def shared_users(plan) -> dict[tuple[str, ...], set[str]]:
+    """Plan key of each shared job (:func:`_key_of`) -> the experiments of
+    ``plan`` (a :class:`~mlfsbench.workflow.plan.Plan`) that use it."""
+    users: dict[tuple[str, ...], set[str]] = {}
+    for name, jobs in plan.jobs.items():
+        for job in jobs:
+            k = job.keys
+            batch = (k["dataset"], k["split"], k["batch"])
+            own = {"select": ("selector",), "transform": ("transform",),
+                   "classify": ("selector", "classifier", "grid")}[job.kind]
+            for key in (("dataset", k["dataset"]), ("batch", *batch),
+                        (job.kind, *batch, f"seed{k['seed']}",
+                         *(str(k[o]) for o in own))):
+                users.setdefault(key, set()).add(name)
+    return users
+
+
+def split_shared(jobs: pd.DataFrame,
+                 users: dict[tuple[str, ...], set[str]]) -> pd.DataFrame:
+    """``jobs`` with each shared job split among the experiments that use it:
+    one row per user, ``s`` and ``cpu_time`` divided equally (module
+    docstring).
+
+    >>> jobs = pd.DataFrame({"rule": ["prepare"], "experiment": ["-"],
+    ...     "path": ["benchmarks/shared/prepare/emotions.tsv"], "s": [3.0],
+    ...     "cpu_time": [2.0], "max_rss": [10.0]})
+    >>> out = split_shared(jobs, {("dataset", "emotions"): {"a", "b"}})
+    >>> out[["experiment", "s", "cpu_time"]].values.tolist()
+    [['a', 1.5, 1.0], ['b', 1.5, 1.0]]
+    """
+    rows = []
+    for row in jobs.to_dict("records"):
+        key = _key_of(row["path"].removeprefix("benchmarks/"))
+        names = sorted(users.get(key, ())) if key is not None else []
+        if row["experiment"] != "-" or not names:
+            rows.append(row)
+            continue
+        for name in names:
+            rows.append({**row, "experiment": name, "s": row["s"] / len(names),
+                         "cpu_time": row["cpu_time"] / len(names)})
+    return pd.DataFrame(rows, columns=jobs.columns)
+
+
+def plan_of_config(configfile: str | os.PathLike,
+                   workdir: str | os.PathLike = ".") -> Any:
+    """The plan of a config file as the workflow reads it in ``workdir``
+    (its paths, such as the datasets table, are relative to it)."""
+    import yaml
+    from snakemake.utils import validate
+
+    from mlfsbench.workflow.config import CONFIG_SCHEMA
+    from mlfsbench.workflow.plan import make_plan, read_config
+
+    with contextlib.chdir(workdir):
+        with open(configfile, encoding="utf-8") as fh:
+            config = yaml.safe_load(fh)
+        read_config(config, str(configfile))
+        validate(config, str(CONFIG_SCHEMA))
+        return make_plan(config)
 
 
 def read_benchmarks(workdir: str | os.PathLike = ".") -> pd.DataFrame:
@@ -88,6 +180,19 @@ def summarize(jobs: pd.DataFrame, by=("experiment", "rule")) -> pd.DataFrame:
         "peak_rss_mb": grouped["max_rss"].max(),
     })
     return out[SUMMARY_COLUMNS]
+
+
+def with_total(summary: pd.DataFrame, jobs: pd.DataFrame) -> pd.DataFrame:
+    """``summary`` with a last row ``total``: the run's jobs (each once), its
+    summed wall and CPU time, its longest job and its largest memory."""
+    total = summarize(jobs.assign(_all="total"), by=["_all"])
+    index = summary.index
+    if isinstance(index, pd.MultiIndex):
+        total.index = pd.MultiIndex.from_tuples(
+            [("total",) + ("",) * (index.nlevels - 1)], names=index.names)
+    else:
+        total.index = pd.Index(["total"], name=index.name)
+    return pd.concat([summary, total])
 
 
 def format_summary(summary: pd.DataFrame) -> str:

@@ -139,6 +139,12 @@ class BaseMultiLabelSelector(SelectorMixin, BaseEstimator):
 
     input_kind = "discrete"
 
+    #: Fitted attributes that the workflow writes to the selection record
+    #: (its ``"fitted"`` mapping, :func:`mlfsbench.workflow.folds.selection_record`):
+    #: what the selector chose from the data that the ranking does not show,
+    #: e.g. the pruning parameter ``p_`` of the kNN-MI selectors.
+    record_attributes: tuple[str, ...] = ()
+
     _parameter_constraints: dict = {
         "n_features_to_select": [positive_count(), None],
         "random_state": ["random_state"],

@@ -41,7 +41,7 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from mlfsbench.estimators.information.entropy import (
     column_entropies,
@@ -49,7 +49,10 @@ from mlfsbench.estimators.information.entropy import (
 )
 from mlfsbench.estimators.registry import register
 from mlfsbench.estimators.selectors._base import BaseMultiLabelSelector
-from mlfsbench.estimators.transformations.entropy_labels import EntropyLabelSubset
+from mlfsbench.estimators.transformations.entropy_labels import (
+    ORDERS,
+    EntropyLabelSubset,
+)
 from mlfsbench.estimators.validation import Count
 
 
@@ -78,6 +81,10 @@ class EntropyLabelSelection(BaseMultiLabelSelector):
         (the paper tunes it per dataset in its Table 2, e.g. 32 of 159 labels
         for bibtex); see
         :class:`~mlfsbench.estimators.transformations.entropy_labels.EntropyLabelSubset`.
+    label_order : {"highest", "lowest"}, default="highest"
+        ``Y`` from the labels of largest entropy (the method) or, for the
+        "opposing method" of Section 4.4 (Figs. 7-8), of smallest entropy;
+        the other labels get the bound.
     n_features_to_select : int or None, default=None
     random_state : None
         Unused (deterministic).
@@ -87,7 +94,8 @@ class EntropyLabelSelection(BaseMultiLabelSelector):
     scores_ : ndarray (n_features,)
         ``C~_|Y|(f)`` in bits.
     selected_labels_ : ndarray (|Y|,)
-        The promising labels ``Y``, by decreasing entropy.
+        The promising labels ``Y``, by decreasing entropy (increasing with
+        ``label_order="lowest"``).
     label_entropies_, feature_entropies_ : ndarray
         ``H(l)`` and ``H(f)`` in bits.
     mi_ : ndarray (n_features, |Y|)
@@ -108,17 +116,20 @@ class EntropyLabelSelection(BaseMultiLabelSelector):
         **BaseMultiLabelSelector._parameter_constraints,
         "n_labels": [Count(Integral, 0, None, closed="left"),
                      Interval(Real, 0, 1, closed="both"), None],
+        "label_order": [StrOptions(set(ORDERS))],
     }
 
-    def __init__(self, *, n_labels=None, n_features_to_select=None,
-                 random_state=None):
+    def __init__(self, *, n_labels=None, label_order="highest",
+                 n_features_to_select=None, random_state=None):
         super().__init__(
             n_features_to_select=n_features_to_select, random_state=random_state
         )
         self.n_labels = n_labels
+        self.label_order = label_order
 
     def _fit(self, X, Y):
-        labels = EntropyLabelSubset(n_labels=self.n_labels).fit(Y)
+        labels = EntropyLabelSubset(n_labels=self.n_labels,
+                                    order=self.label_order).fit(Y)
         chosen = labels.selected_
         rest = labels.order_[chosen.size:]
         self.selected_labels_ = chosen

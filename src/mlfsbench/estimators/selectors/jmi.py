@@ -74,6 +74,7 @@ relevance (its first-step score).
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils._param_validation import StrOptions
 
 from mlfsbench.estimators.information.entropy import (
     CodeIndicators,
@@ -90,7 +91,11 @@ from mlfsbench.estimators.selectors._greedy import (
     greedy_outcome,
     n_greedy_steps,
 )
-from mlfsbench.estimators.transformations.label_groups import LabelGroups
+from mlfsbench.estimators.transformations.label_groups import (
+    METRICS,
+    LabelGroups,
+    check_real_targets,
+)
 from mlfsbench.estimators.transformations.lp import labelset_codes
 
 
@@ -263,16 +268,31 @@ _CRITERION_DOC = """
         relevance, as the authors' ``Group_JMI_Rand.m`` computes (see
         :mod:`mlfsbench.estimators.selectors.jmi`)."""
 
+_TARGET_METRIC_DOC = """
+    target_metric : {"hamming", "euclidean"}, default="hamming"
+        Distance of the k-medoids clustering of each group's target vectors:
+        ``"hamming"`` for 0/1 labels (multi-label data), ``"euclidean"`` for
+        real-valued targets (multi-target regression, Sechidis 2019, Section
+        5: "using the Euclidean distance for clustering, since we have
+        continuous variables"). With ``"euclidean"``, ``Y`` may be any
+        finite real matrix; the features are still discrete codes."""
+
 
 class _GroupJMIBase(_JMISelector):
     """Quantized label groups as targets; the parameters both variants share."""
 
-    def __init__(self, *, pot, noc, m, criterion, n_features_to_select,
-                 random_state):
+    _parameter_constraints: dict = {
+        **_JMISelector._parameter_constraints,
+        "target_metric": [StrOptions(set(METRICS))],
+    }
+
+    def __init__(self, *, pot, noc, m, criterion, target_metric,
+                 n_features_to_select, random_state):
         self.pot = pot
         self.noc = noc
         self.m = m
         self.criterion = criterion
+        self.target_metric = target_metric
         super().__init__(n_features_to_select=n_features_to_select,
                          random_state=random_state)
 
@@ -285,10 +305,21 @@ class _GroupJMIBase(_JMISelector):
                 f"criterion must be one of {_CRITERIA}, got {self.criterion!r}")
         return self.criterion == "released-code"
 
+    def _check_targets(self, Y) -> np.ndarray:
+        """0/1 labels for Hamming clustering, finite reals for Euclidean."""
+        if self.target_metric == "euclidean":
+            return check_real_targets(Y)
+        try:
+            return super()._check_targets(Y)
+        except ValueError as exc:
+            raise ValueError(
+                f"{exc}; real-valued targets (multi-target regression) take "
+                f"target_metric='euclidean'") from None
+
     def _targets(self, Y):
         self.label_groups_ = LabelGroups(
             pot=self.pot, noc=self.noc, m=self.m, groups=self._explicit_groups(),
-            metric="hamming", random_state=self.random_state,
+            metric=self.target_metric, random_state=self.random_state,
         )
         return self.label_groups_.fit_transform(Y)
 
@@ -298,7 +329,7 @@ class GroupJMI(_GroupJMIBase):
     __doc__ = f"""Group-JMI: JMI over quantized label groups (Sechidis 2019, Eq. 3).
 
     Algorithm 1: ``m`` random groups of ``pot * q`` labels, each quantized by
-    k-medoids (Hamming distance) into ``noc`` clusters
+    k-medoids (``target_metric``: Hamming or Euclidean) into ``noc`` clusters
     (:class:`~mlfsbench.estimators.transformations.label_groups.LabelGroups`), then
     forward selection with Eq. 3.
 
@@ -312,7 +343,7 @@ class GroupJMI(_GroupJMIBase):
         Number of groups (``None``: the number of labels, Algorithm 1).
     groups : list of lists of int, optional
         Explicit label groups (then ``pot`` and ``m`` are
-        unused).{_CRITERION_DOC}{_PARAMS_DOC}
+        unused).{_CRITERION_DOC}{_TARGET_METRIC_DOC}{_PARAMS_DOC}
     Attributes
     ----------{_ATTRS_DOC}    label_groups_ : LabelGroups
         The fitted output transformation (groups, NoC, medoids).
@@ -324,9 +355,11 @@ class GroupJMI(_GroupJMIBase):
     """
 
     def __init__(self, *, pot=0.5, noc=8, m=None, groups=None, criterion="paper",
-                 n_features_to_select=None, random_state=None):
+                 target_metric="hamming", n_features_to_select=None,
+                 random_state=None):
         self.groups = groups
         super().__init__(pot=pot, noc=noc, m=m, criterion=criterion,
+                         target_metric=target_metric,
                          n_features_to_select=n_features_to_select,
                          random_state=random_state)
 
@@ -346,7 +379,8 @@ class GroupJMIRand(_GroupJMIBase):
     pot : (float, float), default=(0.25, 0.75)
     noc : (int, int), default=(4, 16)
     m : int or None, default=None
-        Number of groups (``None``: the number of labels).{_CRITERION_DOC}{_PARAMS_DOC}
+        Number of groups (``None``: the number of
+        labels).{_CRITERION_DOC}{_TARGET_METRIC_DOC}{_PARAMS_DOC}
     Attributes
     ----------{_ATTRS_DOC}    label_groups_ : LabelGroups
 
@@ -358,7 +392,9 @@ class GroupJMIRand(_GroupJMIBase):
     """
 
     def __init__(self, *, pot=(0.25, 0.75), noc=(4, 16), m=None, criterion="paper",
-                 n_features_to_select=None, random_state=None):
+                 target_metric="hamming", n_features_to_select=None,
+                 random_state=None):
         super().__init__(pot=pot, noc=noc, m=m, criterion=criterion,
+                         target_metric=target_metric,
                          n_features_to_select=n_features_to_select,
                          random_state=random_state)

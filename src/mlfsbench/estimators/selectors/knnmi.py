@@ -223,7 +223,9 @@ class _KnnMIBase(BaseMultiLabelSelector):
     Attributes
     ----------
     p_, k_ : int
-        The pruning parameter and ``K`` used.
+        The pruning parameter and ``K`` used (with ``n_samples_pruned_``,
+        ``n_classes_``, ``p_grid_`` and ``t_max_``, written to the workflow's
+        selection record: ``record_attributes``).
     p_grid_ : list of (p, k)
         Candidates of Eq. 8 (``p="auto"``; empty otherwise).
     t_ : ndarray of shape (len(p_grid_), n_features)
@@ -237,6 +239,11 @@ class _KnnMIBase(BaseMultiLabelSelector):
     """
 
     input_kind = "continuous"
+
+    # The automatic choice of Section 4 (reported in Sec. 5.3: p = 8, 12, 9
+    # for yeast, scene, emotions) goes into the selection record.
+    record_attributes = ("p_", "k_", "n_samples_pruned_", "n_classes_",
+                         "p_grid_", "t_max_")
 
     _parameter_constraints: dict = {
         **BaseMultiLabelSelector._parameter_constraints,

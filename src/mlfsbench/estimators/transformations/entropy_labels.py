@@ -15,6 +15,7 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from mlfsbench.estimators.information.entropy import column_entropies
@@ -22,6 +23,10 @@ from mlfsbench.estimators.registry import register
 from mlfsbench.estimators.validation import check_label_matrix
 
 DEFAULT_FRACTION = 0.2
+
+#: ``order`` values: the method's labels of largest entropy, or the
+#: "opposing method" of Lee & Kim's Section 4.4 (smallest entropies).
+ORDERS = ("highest", "lowest")
 
 
 def resolve_n_labels(n_labels, total: int) -> int:
@@ -53,7 +58,10 @@ class EntropyLabelSubset(TransformerMixin, BaseEstimator):
 
     Labels are sorted by decreasing plug-in entropy of their training column
     (ties: lower label index first) and the first ``|Y|`` are kept, in that
-    order.
+    order. With ``order="lowest"`` they are sorted by increasing entropy
+    (ties: lower index first): the "opposing method, which chooses labels
+    with the smallest entropies to compose Y" of Lee & Kim's Section 4.4
+    (Figs. 7-8).
 
     Parameters
     ----------
@@ -63,13 +71,17 @@ class EntropyLabelSubset(TransformerMixin, BaseEstimator):
         rounded half up and at least 1; ``None`` means 0.2, i.e. 20% of the
         labels (the range in which Lee & Kim's Figures 2-3 stop improving; their
         Table 2 tunes it per dataset).
+    order : {"highest", "lowest"}, default="highest"
+        Keep the labels of largest entropy (the method, Eq. 28) or of
+        smallest entropy (Section 4.4's comparison).
 
     Attributes
     ----------
     entropies_ : ndarray of shape (n_labels_total,)
         ``H(l)`` in bits of every training label.
     order_ : ndarray of shape (n_labels_total,)
-        Labels by decreasing entropy (``L*`` of Algorithm 1, line 7).
+        Labels by decreasing entropy (``L*`` of Algorithm 1, line 7); by
+        increasing entropy with ``order="lowest"``.
     selected_ : ndarray of shape (n_selected,)
         The kept labels, ``order_[:|Y|]``.
 
@@ -81,17 +93,27 @@ class EntropyLabelSubset(TransformerMixin, BaseEstimator):
     ([2, 0, 1], [2, 0])
     >>> t.transform(Y).tolist()
     [[1, 1], [0, 1], [0, 1], [1, 0]]
+    >>> EntropyLabelSubset(n_labels=1, order="lowest").fit(Y).selected_.tolist()
+    [0]
     """
 
-    def __init__(self, *, n_labels=None):
+    _parameter_constraints: dict = {
+        "order": [StrOptions(set(ORDERS))],
+    }
+
+    def __init__(self, *, n_labels=None, order="highest"):
         self.n_labels = n_labels
+        self.order = order
 
     def fit(self, Y, y=None):
-        """Compute label entropies and pick the top ``|Y|`` labels."""
+        """Compute label entropies and pick the ``|Y|`` labels of largest
+        (``order="lowest"``: smallest) entropy."""
+        self._validate_params()
         Y = check_label_matrix(Y)
         k = resolve_n_labels(self.n_labels, Y.shape[1])
         self.entropies_ = column_entropies(Y)
-        self.order_ = np.argsort(-self.entropies_, kind="stable")
+        sign = -1.0 if self.order == "highest" else 1.0
+        self.order_ = np.argsort(sign * self.entropies_, kind="stable")
         self.selected_ = self.order_[:k]
         return self
 

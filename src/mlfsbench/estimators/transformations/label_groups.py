@@ -12,8 +12,13 @@ replaces the targets by ``m`` new discrete variables
 2. *Quantization (NoC).* The group's target vectors are clustered by
    k-medoids (Hastie, Tibshirani & Friedman 2009, Section 14.3.10) into NoC
    clusters -- Hamming distance for binary (multi-label) targets, Euclidean for
-   continuous ones -- and :math:`\widetilde y_i^n` is the cluster index of
-   sample ``n``.
+   continuous ones (Section 3.1, and Section 5: "using the Euclidean distance
+   for clustering, since we have continuous variables") -- and
+   :math:`\widetilde y_i^n` is the cluster index of sample ``n``. Real
+   targets are clustered on their values as given: the paper scales nothing,
+   nor does the authors' released multi-target demo (raw targets, MATLAB's
+   ``kmedoids`` with ``'euclidean'``), so a target of larger spread weighs
+   more in a group's distances.
 
 Group-JMI-Rand (Section 3.4) draws, for every group, PoT uniformly from
 [0.25, 0.75] and NoC uniformly from {4, ..., 16}; here ``pot=(0.25, 0.75)``
@@ -55,6 +60,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from mlfsbench.estimators.neighbours import euclidean_distances
 from mlfsbench.estimators.registry import register
 
 METRICS = ("hamming", "euclidean")
@@ -64,7 +70,8 @@ def target_distances(A, B, metric: str = "hamming") -> np.ndarray:
     """Distances between the rows of ``A`` (a, d) and ``B`` (b, d).
 
     ``"hamming"``: number of coordinates that differ (matrix products for 0/1
-    data); ``"euclidean"``: Euclidean distance.
+    data); ``"euclidean"``: Euclidean distance of the values as given (no
+    scaling of the targets; equal rows are at distance exactly 0).
 
     >>> target_distances(np.array([[0, 1, 1]]), np.array([[0, 0, 0], [1, 1, 1]]))
     array([[2., 1.]])
@@ -77,10 +84,30 @@ def target_distances(A, B, metric: str = "hamming") -> np.ndarray:
             return Af @ (1.0 - Bf).T + (1.0 - Af) @ Bf.T
         return (A[:, None, :] != B[None, :, :]).sum(axis=2).astype(float)
     if metric == "euclidean":
-        Af, Bf = A.astype(float), B.astype(float)
-        sq = (Af**2).sum(1)[:, None] + (Bf**2).sum(1)[None, :] - 2.0 * Af @ Bf.T
-        return np.sqrt(np.maximum(sq, 0.0))
+        # From differences: the expansion |a|^2 + |b|^2 - 2 a.b cancels on
+        # large target values and moves medoid ties and assignments.
+        return euclidean_distances(A, B)
     raise ValueError(f"unknown metric {metric!r}; expected one of {METRICS}")
+
+
+def check_real_targets(Y) -> np.ndarray:
+    """Real-valued targets as a float matrix (n_samples, n_targets), finite.
+
+    For Euclidean clustering of multi-target regression outputs.
+
+    >>> check_real_targets([[1, 2.5], [0, 1]]).dtype
+    dtype('float64')
+    >>> check_real_targets([[1.0, np.nan]])
+    Traceback (most recent call last):
+    ...
+    ValueError: Y must be finite (real-valued targets)
+    """
+    Y = np.asarray(Y.toarray() if hasattr(Y, "toarray") else Y, dtype=float)
+    if Y.ndim != 2:
+        raise ValueError(f"Y must be 2-D (n_samples, n_targets), got shape {Y.shape}")
+    if not np.isfinite(Y).all():
+        raise ValueError("Y must be finite (real-valued targets)")
+    return Y
 
 
 def distinct_rows(Z):

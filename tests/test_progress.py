@@ -1,0 +1,141 @@
+"""The progress display of ``mlfsbench run`` (mlfsbench.workflow.progress),
+fed with Snakemake 9's output."""
+
+from __future__ import annotations
+
+import io
+
+from mlfsbench.workflow.progress import MAX_LINE, Progress
+
+DRY_RUN = """\
+Building DAG of jobs...
+[Wed Nov 25 16:22:58 2026]
+rule prepare:
+    input: data/raw/emotions/train.arff
+    output: data/prepared/emotions.npz
+    log: logs/prepare/emotions.log
+    jobid: 3
+    wildcards: dataset=emotions
+[Wed Nov 25 16:22:58 2026]
+rule aggregate:
+    output: results/e1/tables/summary.tsv
+    jobid: 4
+    wildcards: experiment=e1
+[Wed Nov 25 16:22:58 2026]
+rule aggregate:
+    output: results/e2/tables/summary.tsv
+    jobid: 5
+    wildcards: experiment=e2
+[Wed Nov 25 16:22:58 2026]
+localrule all:
+    jobid: 0
+    reason: Input files updated by another job
+Job stats:
+This was a dry-run (flag -n).
+"""
+
+RUN = """\
+[Wed Nov 25 16:23:00 2026]
+rule prepare:
+    input: data/raw/emotions/train.arff
+    output: data/prepared/emotions.npz
+    log: logs/prepare/emotions.log
+    jobid: 3
+    wildcards: dataset=emotions
+    resources: tmpdir=/tmp
+[Wed Nov 25 16:23:04 2026]
+Finished jobid: 3 (Rule: prepare)
+1 of 4 steps (25%) done
+[Wed Nov 25 16:23:04 2026]
+rule aggregate:
+    output: results/e1/tables/summary.tsv
+    log: logs/e1/aggregate.log
+    jobid: 4
+    wildcards: experiment=e1
+[Wed Nov 25 16:23:04 2026]
+rule aggregate:
+    output: results/e2/tables/summary.tsv
+    log: logs/e2/aggregate.log
+    jobid: 5
+    wildcards: experiment=e2
+[Wed Nov 25 16:23:05 2026]
+Error in rule aggregate:
+    message: None
+    jobid: 5
+    output: results/e2/tables/summary.tsv
+    log: logs/e2/aggregate.log (check log file(s) for error details)
+[Wed Nov 25 16:23:06 2026]
+Finished jobid: 4 (Rule: aggregate)
+2 of 4 steps (50%) done
+Exiting because a job execution failed. Look above for error messages
+"""
+
+# the prepare job serves both experiments (the plan says so)
+USERS = {("dataset", "emotions"): {"e1", "e2"}}
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        self.now += 10.0
+        return self.now
+
+
+def _progress(tty):
+    out = io.StringIO()
+    progress = Progress(out, tty=tty, users=USERS, clock=Clock())
+    progress.expect(DRY_RUN.splitlines(keepends=True))
+    return progress, out
+
+
+def test_totals_per_study_count_shared_jobs_in_each():
+    progress, _ = _progress(tty=False)
+    assert progress.total == {"e1": 2, "e2": 2}
+
+
+def test_plain_mode_prints_one_line_per_event():
+    progress, out = _progress(tty=False)
+    for line in RUN.splitlines(keepends=True):
+        progress.feed(line)
+    progress.close()
+    lines = out.getvalue().splitlines()
+    assert [line.split("] ", 1)[1] for line in lines] == [
+        "e1 0/2 e2 0/2: start prepare (emotions)",
+        "e1 1/2 e2 1/2: done prepare (emotions)",
+        "e1 1/2: start aggregate",
+        "e2 1/2: start aggregate",
+        "e2 1/2: FAILED aggregate",
+        "e1 2/2: done aggregate",
+    ]
+    assert progress.done == {"e1": 2, "e2": 1}
+    (failure,) = progress.failures
+    assert (failure.rule, failure.wildcards, failure.log) == (
+        "aggregate", {"experiment": "e2"}, "logs/e2/aggregate.log")
+
+
+def test_terminal_mode_redraws_a_block_per_study():
+    progress, out = _progress(tty=True)
+    lines = RUN.splitlines(keepends=True)
+    for line in lines[:18]:  # prepare done, e1's aggregate started
+        progress.feed(line)
+    block = progress.lines()
+    # header: elapsed, jobs done of total and the time left at this pace
+    assert block[0].startswith("mlfsbench run: ")
+    assert ", 2 of 4 study jobs done, ~" in block[0] and block[0].endswith(" left")
+    assert block[1].startswith("  e1: 1/2 jobs, ~")
+    assert block[1].endswith("; running aggregate")
+    assert block[2].startswith("  e2: 1/2 jobs, ~")
+    assert "\x1b[" in out.getvalue()  # cursor moves: the block is redrawn
+
+
+def test_no_line_is_longer_than_the_limit():
+    out = io.StringIO()
+    progress = Progress(out, tty=False)
+    long_value = "x" * 5000
+    for line in ["rule select:", f"    wildcards: dataset={long_value}",
+                 "    jobid: 7", "[date]", "Finished jobid: 7 (Rule: select)"]:
+        progress.feed(line + "\n")
+    progress.say("y" * 1000)
+    assert max(len(line) for line in out.getvalue().splitlines()) == MAX_LINE

@@ -1,0 +1,114 @@
+"""Claims judged under every reading (mlfsbench.report.readings): the
+robustness word of each claim and the tables of the readings rule."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from mlfsbench.cli import main as cli_main
+from mlfsbench.report.readings import (
+    combine_readings,
+    read_robust,
+    robustness,
+    write_readings,
+)
+
+R, N, C = "reproduced", "not reproduced", "not checkable here"
+READINGS = {
+    "mlknn-scale": {"about": "", "favoured": "raw",
+                    "options": {"raw": {}, "scaled": {}}},
+    "grid": {"about": "", "favoured": "paper-figure",
+             "options": {"paper-figure": {}, "union": {}}},
+}
+
+
+def verdicts(**by_claim) -> pd.DataFrame:
+    """A claims table: claim -> verdict, ours the verdict's first letter."""
+    return pd.DataFrame(
+        [{"claim": c, "statement": f"{c} holds", "source": "Fig. 1", "paper": "x",
+          "ours": v[0], "verdict": v, "note": ""} for c, v in by_claim.items()])
+
+
+@pytest.mark.parametrize("grid, word", [
+    ({"s": {"a": R, "b": R}, "g": {"p": R, "u": R}}, "reproduced under every reading"),
+    ({"s": {"a": N, "b": N}, "g": {"p": N, "u": N}},
+     "not reproduced under every reading"),
+    ({"s": {"a": C, "b": C}}, "not checkable here under every reading"),
+    ({"s": {"a": R, "b": N}, "g": {"p": R, "u": R}}, "depends on s: reproduced with a"),
+    ({"s": {"a": N, "b": R}, "g": {"p": N, "u": R}},
+     "depends on s: reproduced with b; g: reproduced with u"),
+    ({"s": {"a": N, "b": C}, "g": {"p": N, "u": N}},
+     "depends on s: not reproduced with a, not checkable here with b"),
+])
+def test_robustness_words(grid, word):
+    assert robustness(grid) == word
+
+
+def test_combine_puts_every_reading_beside_the_favoured_verdict():
+    main = verdicts(a=R, b=N, c=R, d=N)
+    scaled = verdicts(a=R, b=R, c=N, d=N)
+    union = verdicts(a=R, b=N, c=R, d=R)
+    long, robust = combine_readings(
+        main, [("mlknn-scale", "scaled", scaled), ("grid", "union", union)], READINGS)
+    # the favoured table stays as it is, columns and verdicts, in its order
+    assert robust[list(main.columns)].equals(main)
+    assert robust["robustness"].tolist() == [
+        "reproduced under every reading",
+        "depends on mlknn-scale: reproduced with scaled",
+        "depends on mlknn-scale: reproduced with raw",
+        "depends on grid: reproduced with union"]
+    assert robust["verdict:mlknn-scale=scaled"].tolist() == [R, R, N, N]
+    assert robust["verdict:grid=union"].tolist() == [R, N, R, R]
+    assert set(robust["favoured"]) == {"mlknn-scale=raw, grid=paper-figure"}
+    # readings.tsv: claim x (reading, option), the favoured ones marked
+    assert len(long) == 4 * 4
+    rows = long[long["claim"] == "b"].set_index(["reading", "option"])
+    assert rows["verdict"].to_dict() == {
+        ("mlknn-scale", "raw"): N, ("mlknn-scale", "scaled"): R,
+        ("grid", "paper-figure"): N, ("grid", "union"): N}
+    assert rows["favoured"].to_dict() == {
+        ("mlknn-scale", "raw"): "yes", ("mlknn-scale", "scaled"): "",
+        ("grid", "paper-figure"): "yes", ("grid", "union"): ""}
+    assert rows.loc[("mlknn-scale", "scaled"), "ours"] == "r"
+
+
+def test_a_claim_missing_under_a_reading_and_a_missing_variant():
+    long, robust = combine_readings(
+        verdicts(a=R, b=R), [("mlknn-scale", "scaled", verdicts(a=R)),
+                             ("grid", "union", verdicts(a=R, b=R))], READINGS)
+    assert robust["robustness"].tolist() == [
+        "reproduced under every reading",
+        "depends on mlknn-scale: reproduced with raw"]
+    assert robust["verdict:mlknn-scale=scaled"].tolist() == [R, "absent"]
+    with pytest.raises(ValueError, match="no verdict table for .*grid=union"):
+        combine_readings(verdicts(a=R), [("mlknn-scale", "scaled", verdicts(a=R))],
+                         READINGS)
+
+
+def test_written_tables_and_the_claims_command(tmp_path, capsys):
+    root = tmp_path / "results"
+    paths = {}
+    for name, table in {"s": verdicts(a=R, b=N), "s~mlknn-scale-scaled":
+                        verdicts(a=R, b=R), "s~grid-union": verdicts(a=R, b=N)}.items():
+        (root / name / "tables").mkdir(parents=True)
+        paths[name] = root / name / "tables" / "claims.tsv"
+        table.to_csv(paths[name], sep="\t", index=False)
+    tables = root / "s" / "tables"
+    robust = write_readings(
+        paths["s"], [("mlknn-scale", "scaled", paths["s~mlknn-scale-scaled"]),
+                     ("grid", "union", paths["s~grid-union"])],
+        READINGS, tables / "readings.tsv", tables / "robust_claims.tsv")
+    again = read_robust(root / "s")
+    assert again.equals(robust.astype(str))
+    assert read_robust(root / "s~grid-union") is None
+    assert cli_main(["claims", str(root / "s")]) == 0
+    out = capsys.readouterr().out
+    assert ("    readings: not reproduced under mlknn-scale=raw, grid=paper-figure "
+            "(favoured); mlknn-scale=scaled: reproduced; grid=union: not reproduced\n"
+            "    robustness: depends on mlknn-scale: reproduced with scaled") in out
+    # results/: one study (its variants are shown inside it)
+    assert cli_main(["claims", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert "s~grid-union" not in out and "s~mlknn-scale-scaled" not in out
+    assert "robustness: reproduced under every reading" in out
