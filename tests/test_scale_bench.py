@@ -92,3 +92,21 @@ def test_prepared_mb_is_the_uncompressed_arrays(tmp_path):
     assert prepared_mb(path) == pytest.approx(1.0, rel=0.01)
     assert path.stat().st_size < 2**16  # compressed: far smaller
     assert prepared_mb(tmp_path / "missing.npz") is None
+
+
+def test_plan_mem_mb_of_reads_the_prepared_dataset(tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    from mlfsbench.workflow.plan import mem_mb_of
+    from mlfsbench.workflow.resources import prepared_mb
+
+    monkeypatch.chdir(tmp_path)
+    mem_mb = mem_mb_of("classify")
+    wildcards = SimpleNamespace(dataset="d")
+    assert mem_mb(wildcards, 1) == UNKNOWN_MB  # not prepared yet
+    (tmp_path / "data" / "prepared").mkdir(parents=True)
+    np.savez_compressed("data/prepared/d.npz", X=np.zeros((2048, 256)))  # 4 MiB
+    size = prepared_mb("data/prepared/d.npz")
+    assert size == pytest.approx(4.0, rel=0.01)
+    assert mem_mb(wildcards, 2, threads=3) == request_mb(
+        "classify", size, attempt=2, threads=3) == 6 * request_mb("classify", size)
