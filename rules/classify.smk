@@ -13,7 +13,7 @@ rule classify:
         "../envs/mlfsbench.yaml"
     threads: batch_threads
     resources:
-        mem_mb=dataset_mb,
+        mem_mb=mem_mb_of("classify"),
         runtime=120,
     params:
         folds=folds,

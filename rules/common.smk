@@ -9,7 +9,7 @@ from mlfsbench.data.download import GIT_BLOB
 from mlfsbench.data.rawfiles import RAW_FILE_ROLES, file_sha256
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
 from mlfsbench.workflow.config import CONFIG_SCHEMA, canonical, config_source
-from mlfsbench.workflow.plan import cache_keys, dataset_mb, make_plan, read_config
+from mlfsbench.workflow.plan import cache_keys, make_plan, mem_mb_of, read_config
 from mlfsbench.workflow.versions import (
     claims_estimators,
     estimator_module,

@@ -14,7 +14,7 @@ rule discretize:
         "../envs/mlfsbench.yaml"
     threads: 1
     resources:
-        mem_mb=dataset_mb,
+        mem_mb=mem_mb_of("discretize"),
         runtime=30,
     params:
         folds=folds,

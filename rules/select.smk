@@ -12,7 +12,7 @@ rule select:
         "../envs/mlfsbench.yaml"
     threads: selector_threads
     resources:
-        mem_mb=dataset_mb,
+        mem_mb=mem_mb_of("select"),
         runtime=120,
     params:
         folds=folds,

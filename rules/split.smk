@@ -13,7 +13,7 @@ rule split:
         "../envs/mlfsbench.yaml"
     threads: 1
     resources:
-        mem_mb=dataset_mb,
+        mem_mb=mem_mb_of("split"),
         runtime=30,
     params:
         spec=split_spec,

@@ -14,7 +14,7 @@ rule transform:
         "../envs/mlfsbench.yaml"
     threads: 1
     resources:
-        mem_mb=dataset_mb,
+        mem_mb=mem_mb_of("transform"),
         runtime=30,
     params:
         folds=folds,

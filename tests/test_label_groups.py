@@ -11,6 +11,7 @@ from scipy.spatial.distance import cdist
 from mlfsbench.estimators import registry
 from mlfsbench.estimators.transformations.label_groups import (
     LabelGroups,
+    distinct_rows,
     k_medoids,
     target_distances,
 )
@@ -220,3 +221,24 @@ def test_euclidean_random_groups_of_regression_targets():
 def test_invalid_parameters(params, message):
     with pytest.raises(ValueError, match=message):
         LabelGroups(**params).fit(random_labels(q=4))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_incremental_swaps_give_the_full_swaps_medoids(seed):
+    # Hamming distances of random labelsets with integer counts: the swaps
+    # updated per swap must pick exactly the medoids of today's full swaps.
+    rng = np.random.default_rng(seed)
+    Y = (rng.random((300, 12)) < 0.3).astype(int)
+    distinct, counts, _, keys = distinct_rows(Y)
+    D = np.bitwise_count(keys[:, None] ^ keys[None, :]).astype(float)
+    k = 3 + seed
+    full = k_medoids(D, k, counts, random_state=seed, incremental=False)
+    fast = k_medoids(D, k, counts, random_state=seed)
+    assert fast.tolist() == full.tolist()
+    assert len(set(full.tolist())) == k
+    # non-integer distances keep the full swaps: the same call either way
+    E = D + rng.random(D.shape) * 0.1
+    E = (E + E.T) / 2
+    np.fill_diagonal(E, 0.0)
+    assert (k_medoids(E, k, counts, random_state=1).tolist()
+            == k_medoids(E, k, counts, random_state=1, incremental=False).tolist())

@@ -65,6 +65,7 @@ from mlfsbench.workflow.config import (
     split_full_point,
     split_id,
 )
+from mlfsbench.workflow.resources import prepared_mb, request_mb
 
 #: The kinds of configured methods, as the plan's ``entries`` key them.
 KINDS = ("selector", "classifier", "transformation")
@@ -489,9 +490,13 @@ def make_plan(config: dict[str, Any],
     return plan
 
 
-def dataset_mb(wildcards, attempt: int, threads: int = 1) -> int:
-    """Memory request (MB) of a job on a dataset: grown with the prepared
-    dataset's size, the job's parallel folds and the attempt."""
-    path = f"data/prepared/{wildcards.dataset}.npz"
-    size = os.path.getsize(path) / 2**20 if os.path.exists(path) else 50
-    return int(min(1000 + 40 * size, 16000) * attempt * max(1, threads))
+def mem_mb_of(rule: str):
+    """The ``mem_mb`` callable of a rule's jobs on a dataset: its measured
+    peak grown with the prepared dataset's arrays, the attempt and the job's
+    parallel folds (:mod:`mlfsbench.workflow.resources`)."""
+
+    def mem_mb(wildcards, attempt: int, threads: int = 1) -> int:
+        size = prepared_mb(f"data/prepared/{wildcards.dataset}.npz")
+        return request_mb(rule, size, attempt=attempt, threads=threads)
+
+    return mem_mb

@@ -37,7 +37,10 @@ Choices where the paper is silent (all tested):
   the SWAP phase -- the best swap of a medoid with a non-medoid, all swaps
   evaluated at once in matrix form -- until no swap lowers the total distance.
   It runs on the *distinct* target vectors weighted by their counts, which
-  gives the same objective as on the samples.
+  gives the same objective as on the samples. With Hamming distances the
+  changes of the swaps are updated per swap from the few points whose
+  nearest medoids moved, exact in integers (the same medoids as recomputing
+  them; ``bench/bench_label_groups.py``).
 - When NoC is at least the number of distinct target vectors of the group,
   every distinct vector is its own cluster (no algorithm is run).
 - Clusters are numbered by the position of their medoid among the distinct
@@ -131,7 +134,7 @@ def distinct_rows(Z):
 
 
 def k_medoids(D, k: int, weights=None, *, random_state=None,
-              max_iter: int = 100) -> np.ndarray:
+              max_iter: int = 100, incremental: bool = True) -> np.ndarray:
     """PAM k-medoids on a distance matrix: indices of the ``k`` medoids, sorted.
 
     k-medoids++ seeding, alternate steps (every medoid moves to the member of
@@ -154,6 +157,11 @@ def k_medoids(D, k: int, weights=None, *, random_state=None,
         Multiplicity of each point (default 1).
     random_state : int, RandomState or None
     max_iter : int
+    incremental : bool, default=True
+        With integer distances and weights (Hamming distances of binary
+        targets), update the swaps' changes per swap instead of recomputing
+        them (:func:`_swaps_incremental`): the same medoids, bit for bit;
+        ``False`` recomputes every swap (the benchmark's baseline).
 
     Examples
     --------
@@ -194,24 +202,87 @@ def k_medoids(D, k: int, weights=None, *, random_state=None,
         if np.array_equal(new, medoids):
             break
         medoids = new
-    rows = np.arange(u)
     scale = max(1.0, float(w @ D.max(axis=1)))
+    exact = _integral(D) and _integral(w) and float(w @ D.max(axis=1)) < 2.0**50
+    swaps = _swaps_incremental if incremental and exact else _swaps_full
+    return np.sort(swaps(D, w, medoids, max_iter, scale))
+
+
+def _integral(a: np.ndarray) -> bool:
+    return bool(np.all(np.isfinite(a)) and np.array_equal(a, np.rint(a)))
+
+
+def _nearest_two(D, medoids):
+    """Each point's nearest medoid (position, ties to the lower) and the
+    distances to its nearest and second nearest medoid."""
+    u, k = D.shape[0], medoids.size
+    rows = np.arange(u)
+    Dm = D[:, medoids]
+    order = np.argsort(Dm, axis=1, kind="stable")
+    d1 = Dm[rows, order[:, 0]]
+    d2 = Dm[rows, order[:, 1]] if k > 1 else np.full(u, np.inf)
+    return order[:, 0], d1, d2
+
+
+def _swaps_full(D, w, medoids, max_iter, scale):
+    """PAM's SWAP phase, every swap's change recomputed from scratch."""
+    u, k = D.shape[0], medoids.size
+    rows = np.arange(u)
     for _ in range(max_iter):
-        Dm = D[:, medoids]
-        order = np.argsort(Dm, axis=1, kind="stable")
-        d1 = Dm[rows, order[:, 0]]
-        d2 = Dm[rows, order[:, 1]] if k > 1 else np.full(u, np.inf)
+        nearest, d1, d2 = _nearest_two(D, medoids)
         gain_removed = np.minimum(D, d2[:, None]) - d1[:, None]  # o's medoid goes
         gain_kept = np.minimum(D - d1[:, None], 0.0)  # o's medoid stays
         member = np.zeros((k, u))
-        member[order[:, 0], rows] = w
+        member[nearest, rows] = w
         delta = (w @ gain_kept)[None, :] + member @ (gain_removed - gain_kept)
         delta[:, medoids] = np.inf
         i, h = np.unravel_index(np.argmin(delta), delta.shape)
         if delta[i, h] >= -1e-12 * scale:
             break
         medoids[i] = h
-    return np.sort(medoids)
+    return medoids
+
+
+def _swaps_incremental(D, w, medoids, max_iter, scale):
+    """:func:`_swaps_full` for integer distances and weights, updated per swap.
+
+    The change of a swap is a sum of one term per point; a swap changes the
+    nearest or second nearest medoid of few points, so only their terms are
+    taken out of the sums and put back. Integer terms (Hamming distances,
+    counts; sums below ``2**50``) add exactly in any order: the same changes,
+    bit for bit, hence the same swaps and medoids (tested).
+    """
+    u, k = D.shape[0], medoids.size
+
+    def terms(o, d1, d2):
+        kept = np.minimum(D[o] - d1[:, None], 0.0)
+        moved = np.minimum(np.maximum(D[o], d1[:, None]), d2[:, None]) - d1[:, None]
+        return w[o] @ kept, w[o][:, None] * moved
+
+    def by_cluster(c, values):  # sum of the rows of each cluster, (k, u)
+        one_hot = np.zeros((k, c.size))
+        one_hot[c, np.arange(c.size)] = 1.0
+        return one_hot @ values
+
+    nearest, d1, d2 = _nearest_two(D, medoids)
+    kept_sum, moved = terms(np.arange(u), d1, d2)
+    moved_sum = by_cluster(nearest, moved)
+    for _ in range(max_iter):
+        delta = kept_sum[None, :] + moved_sum
+        delta[:, medoids] = np.inf
+        i, h = np.unravel_index(np.argmin(delta), delta.shape)
+        if delta[i, h] >= -1e-12 * scale:
+            break
+        medoids[i] = h
+        new_nearest, e1, e2 = _nearest_two(D, medoids)
+        o = np.flatnonzero((new_nearest != nearest) | (e1 != d1) | (e2 != d2))
+        old_kept, old_moved = terms(o, d1[o], d2[o])
+        new_kept, new_moved = terms(o, e1[o], e2[o])
+        kept_sum += new_kept - old_kept
+        moved_sum += by_cluster(new_nearest[o], new_moved)
+        moved_sum -= by_cluster(nearest[o], old_moved)
+        nearest, d1, d2 = new_nearest, e1, e2
+    return medoids
 
 
 def _draw(spec, rng, kind: str):
