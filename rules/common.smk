@@ -1,7 +1,6 @@
-# Config validation, wildcard constraints and the input functions of the rules.
-# The jobs come from the plan (mlfsbench.workflow.plan): these functions read it.
+# Config validation, wildcard constraints and the input functions of the rules,
+# which read the plan of the jobs (mlfsbench.workflow.plan).
 import os
-import re
 
 from snakemake.utils import validate
 
@@ -9,7 +8,8 @@ from mlfsbench.data.download import GIT_BLOB
 from mlfsbench.data.rawfiles import RAW_FILE_ROLES, file_sha256
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
 from mlfsbench.workflow.config import CONFIG_SCHEMA, canonical, config_source
-from mlfsbench.workflow.plan import cache_keys, make_plan, mem_mb_of, read_config
+from mlfsbench.workflow.plan import alternatives, cache_keys, make_plan, mem_mb_of
+from mlfsbench.workflow.plan import read_config
 from mlfsbench.workflow.versions import (
     claims_estimators,
     estimator_module,
@@ -21,29 +21,23 @@ validate(config, str(CONFIG_SCHEMA))
 PLAN = make_plan(config)
 PLAN.verify_raw_files(".snakemake/mlfsbench-raw-verified.json")
 EXPERIMENTS, ENTRIES, GRIDS = PLAN.experiments, PLAN.entries, PLAN.grids
-# The configured experiments, without the variants of their readings (which
-# run only as far as their verdict tables).
-MAIN_EXPERIMENTS = PLAN.main_experiments
+MAIN_EXPERIMENTS = PLAN.main_experiments  # without the variants of readings
 KEEP_PREDICTIONS = PLAN.keep_predictions
 
 
-def _alternatives(names):
-    return "|".join(re.escape(n) for n in sorted(set(names))) or "none"
-
-
 wildcard_constraints:
-    experiment=_alternatives(EXPERIMENTS),
-    dataset=_alternatives(PLAN.table),
-    split=_alternatives(PLAN.splits),
+    experiment=alternatives(EXPERIMENTS),
+    dataset=alternatives(PLAN.table),
+    split=alternatives(PLAN.splits),
     batch=r"folds\d+-\d+",
     seed=r"\d+",
-    selector=_alternatives(PLAN.ids("selector")),
-    classifier=_alternatives(PLAN.ids("classifier")),
-    transform=_alternatives(PLAN.ids("transformation")),
-    grid=_alternatives(PLAN.grid_of),
+    selector=alternatives(PLAN.ids("selector")),
+    classifier=alternatives(PLAN.ids("classifier")),
+    transform=alternatives(PLAN.ids("transformation")),
+    grid=alternatives(PLAN.grid_of),
     disc=r"(equal-width|equal-frequency)-\d+",
-    metric=_alternatives(GREATER_IS_BETTER),
-    file=_alternatives(RAW_FILE_ROLES),
+    metric=alternatives(GREATER_IS_BETTER),
+    file=alternatives(RAW_FILE_ROLES),
 
 
 # ----------------------------------------------------------- code versions
@@ -66,8 +60,7 @@ def code(script, kind=None):
 
 
 # -------------------------------------------------- input functions (plan)
-raw_checksum = PLAN.raw_checksum
-dataset_targets = PLAN.dataset_targets
+raw_checksum, dataset_targets = PLAN.raw_checksum, PLAN.dataset_targets
 split_spec, folds, batch_threads = PLAN.split_spec, PLAN.folds, PLAN.batch_threads
 selector_name, selector_params = PLAN.selector_name, PLAN.selector_params
 selector_threads, disc_params = PLAN.selector_threads, PLAN.disc_params
@@ -75,14 +68,10 @@ transform_name, transform_params = PLAN.transform_name, PLAN.transform_params
 classifier_name, classifier_params = PLAN.classifier_name, PLAN.classifier_params
 grid, labels, stats_options = PLAN.grid, PLAN.labels, PLAN.stats_options
 claims_file, experiment_config = PLAN.claims_file, PLAN.experiment_config
-printed_file = PLAN.printed_file  # the paper's printed tables beside its claims
+printed_file, study_of = PLAN.printed_file, PLAN.study
+readings_spec = PLAN.readings_spec
 headline_metric, provenance_config = PLAN.headline_metric, PLAN.provenance_config
 experiment_datasets, stats_metrics = PLAN.experiment_datasets, PLAN.stats_metrics
-
-
-def study_of(wildcards):
-    """The experiment whose claims a (variant) experiment is judged on."""
-    return PLAN.study_of(wildcards.experiment)
 
 
 def variant_claims(wildcards):
@@ -91,21 +80,8 @@ def variant_claims(wildcards):
     return [out.format(experiment=v) for v, _, _ in PLAN.variants[wildcards.experiment]]
 
 
-def readings_spec(wildcards):
-    """An experiment's readings and its variants' (reading, option), in order."""
-    e = wildcards.experiment
-    return canonical(
-        {
-            "readings": PLAN.readings[e],
-            "variants": [[r, o] for _, r, o in PLAN.variants[e]],
-        }
-    )
-
-
 def raw_sha256(wildcards):
-    """The sha256 ``ensure`` checks the downloaded file against: the table's;
-    for a file the table knows only by its git blob id, which the download
-    job verified before the file took its name, the sha256 of that file."""
+    """The sha256 ``ensure`` checks: the table's, or the file's (git blob ids)."""
     checksum = raw_checksum(wildcards)
     if not checksum.lower().startswith(GIT_BLOB):
         return checksum
@@ -147,8 +123,7 @@ def select_inputs(wildcards):
 
 
 def classify_inputs(wildcards):
-    """Data, split, the selection (none for the all-features job) and, for a
-    classifier that reads codes, the discretization's codes."""
+    """Data, split, the selection (not all-features) and the codes it reads."""
     out = _inputs(wildcards)
     if not PLAN.is_full_point(wildcards):
         out["selection"] = rules.select.output.selection.format(**wildcards)
@@ -193,9 +168,7 @@ def stats_files(wildcards):
 
 
 def claims_targets():
-    """The verdict table of every configured experiment that has a claims
-    file, and of one with readings, its verdicts under each reading (the
-    variants' verdict tables are the readings rule's inputs)."""
+    """Verdict tables of the configured experiments (with readings: robust)."""
     out = rules.claims.output.table
     robust = rules.readings.output.robust
     claims = {e: x for e, x in MAIN_EXPERIMENTS.items() if x.get("claims")}

@@ -29,6 +29,7 @@ runs again.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -163,6 +164,17 @@ class Plan:
             if any(v == experiment for v, _, _ in variants):
                 return name
         return experiment
+
+    def study(self, wildcards) -> str:
+        """:meth:`study_of` a job's experiment (the claims rule's param)."""
+        return self.study_of(wildcards.experiment)
+
+    def readings_spec(self, wildcards) -> dict[str, Any]:
+        """An experiment's readings and its variants' ``[reading, option]``, in
+        declaration order (the readings rule's param)."""
+        e = wildcards.experiment
+        return canonical({"readings": self.readings[e],
+                          "variants": [[r, o] for _, r, o in self.variants[e]]})
 
     @property
     def datasets(self) -> list[str]:
@@ -500,3 +512,12 @@ def mem_mb_of(rule: str):
         return request_mb(rule, size, attempt=attempt, threads=threads)
 
     return mem_mb
+
+
+def alternatives(names) -> str:
+    """A wildcard constraint matching exactly ``names`` (``none`` if empty).
+
+    >>> print(alternatives(["b.1", "a"]))
+    a|b\\.1
+    """
+    return "|".join(re.escape(n) for n in sorted(set(names))) or "none"
