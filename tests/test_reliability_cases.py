@@ -66,6 +66,23 @@ def test_u3_infinity_in_a_feature_names_file_attribute_and_line(tmp_path, kind,
         load_mulan(path, _write(tmp_path, "t.xml", XML))
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+def test_s6_values_that_overflow_the_arithmetic_are_refused(tmp_path, sparse):
+    # Near 1e308 every value fell in one equal-width bin and ML-kNN's scaled
+    # distances were NaN, with RuntimeWarnings in the logs only.
+    head = ("@relation t\n@attribute small numeric\n@attribute huge numeric\n"
+            "@attribute l1 {0,1}\n@attribute l2 {0,1}\n@data\n")
+    rows = (["{0 1,1 1e308,2 1}", "{0 2,1 -1e308,3 1}", "{1 5,2 1}"] if sparse
+            else ["1,1e308,1,0", "2,-1e308,0,1", "3,5,1,0"])
+    path = _write(tmp_path, "t.arff", head + "\n".join(rows) + "\n")
+    with pytest.raises(DataFormatError) as err:
+        load_mulan(path, _write(tmp_path, "t.xml", XML))
+    assert str(err.value).startswith(f"{path}: feature(s) 'huge' hold values")
+    assert "overflow" in str(err.value)
+    ok = _write(tmp_path, "ok.arff", head + "1,1e149,1,0\n2,-1e149,0,1\n")
+    assert load_mulan(ok, _write(tmp_path, "t.xml", XML)).X.shape == (2, 2)
+
+
 def test_u4_utf8_byte_order_mark_is_read(tmp_path):
     path = _write(tmp_path, "t.arff", "\ufeff" + S1_HEAD + "1,1,0\n2,0,1\n")
     ds = load_mulan(path, _write(tmp_path, "t.xml", XML))

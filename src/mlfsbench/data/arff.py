@@ -25,8 +25,8 @@ import gzip
 import os
 import re
 import warnings
-import zlib
 import xml.etree.ElementTree as ET
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -400,6 +400,31 @@ def _check_finite(R: Matrix, text: str, attributes: list[_Attribute],
             f"{source}: line {line}: attribute {attributes[j].name!r} has "
             f"{what} ({token!r}); write ? for a missing value"
         )
+
+
+#: Largest feature magnitude the stages' arithmetic takes: squares of
+#: differences (distances) and ranges (bins, scaling) of larger values overflow
+#: a double (1e308) and turn into inf or NaN without an error.
+MAX_MAGNITUDE = 1e150
+
+
+def _check_magnitude(X: Matrix, names: Sequence[str], source: Path) -> None:
+    """Reject features whose values overflow the stages' arithmetic (issue
+    29, S6: values near 1e308 put every value in one equal-width bin and give
+    NaN distances), naming the file and the first such features."""
+    values = X.data if sp.issparse(X) else X
+    if values.size == 0 or not (np.abs(np.nan_to_num(values)) >= MAX_MAGNITUDE).any():
+        return
+    if sp.issparse(X):
+        big = np.unique(X.indices[np.abs(np.nan_to_num(X.data)) >= MAX_MAGNITUDE])
+    else:
+        big = np.flatnonzero((np.abs(np.nan_to_num(X)) >= MAX_MAGNITUDE).any(axis=0))
+    shown = ", ".join(repr(names[j]) for j in big[:5])
+    more = f" and {len(big) - 5} more" if len(big) > 5 else ""
+    raise DataFormatError(
+        f"{source}: feature(s) {shown}{more} hold values of magnitude "
+        f">= {MAX_MAGNITUDE:g}, whose squares and ranges overflow the distance "
+        f"and discretization arithmetic; rescale them (e.g. take logarithms)")
 
 
 def _read_arff(path: PathLike) -> _RawArff:
@@ -974,6 +999,7 @@ def load_mulan(
                 )
 
     X, feature_names, feature_types = _encode_features(data, features, nominal)
+    _check_magnitude(X, feature_names, data.source)
     is_test = np.zeros(data.n, dtype=bool)
     is_test[raws[0].n:] = len(raws) == 2
     return Dataset(
