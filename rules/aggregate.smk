@@ -78,6 +78,7 @@ rule plot:
         runtime=10,
     params:
         labels=labels,
+        dataset_params=dataset_params,
         code=code("plot.py"),
     script:
         "../scripts/plot.py"

@@ -56,6 +56,7 @@ rule headline:
     params:
         metric=headline_metric,
         labels=labels,
+        dataset_params=dataset_params,
         code=code("headline.py"),
     script:
         "../scripts/headline.py"

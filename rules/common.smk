@@ -386,6 +386,18 @@ def labels(wildcards):
     return {**method_labels(x["selectors"]), **method_labels(x["classifiers"])}
 
 
+def dataset_params(wildcards):
+    """Parameters the experiment's selectors set per dataset, by id (figures)."""
+    x = EXPERIMENTS[wildcards.experiment]
+    return canonical(
+        {
+            method_id(e): e["dataset_params"]
+            for e in x["selectors"]
+            if e.get("dataset_params")
+        }
+    )
+
+
 # -------------------------------------------------------------- resources
 def dataset_mb(wildcards, attempt, threads=1):
     """Memory request grown with the prepared dataset's size, the job's

@@ -59,7 +59,7 @@ def test_headline_plot_writes_a_figure(tmp_path):
     png = tmp_path / "headline.png"
     headline_plot(summary_frame(), "hamming_loss", png, {"mim-br-68632db6": "MIM-BR"})
     height, width = mpimg.imread(png).shape[:2]
-    assert width >= 3 * 4 * 90 - 10 and height > 200  # three panels side by side
+    assert width >= 3 * 4 * 80 - 10 and height > 200  # three panels side by side
 
 
 def test_summary_page_has_verdicts_datasets_and_figures(tmp_path, monkeypatch):

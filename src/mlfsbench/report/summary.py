@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mlfsbench.io import atomic_path, write_text
+from mlfsbench.io import write_text
 from mlfsbench.report.names import display_name, method_key
 
 PathLike = str | os.PathLike
@@ -128,55 +128,66 @@ def write_summary(experiments: Mapping[str, Mapping[str, Any]],
 
 def headline_plot(summary: pd.DataFrame, metric: str, png: PathLike,
                   labels: Mapping[str, str] | None = None,
-                  title: str = "") -> None:
+                  title: str = "", dataset_params: Mapping | None = None):
     """``metric`` against the number of features, one panel per dataset.
 
     One line per selector (and classifier), the mean over folds with a band
-    of +- one standard deviation; dashed: all features.
+    of +- one standard deviation; dashed black: all features. The methods
+    are named by ``labels`` (identifier -> the tables' name); a method with
+    per-dataset parameters (``dataset_params``: identifier -> dataset ->
+    parameters) has them written in the panel of each dataset. Returns the
+    Figure.
     """
     from matplotlib.figure import Figure
+
+    from mlfsbench.report.names import metric_label, params_note
+    from mlfsbench.report.render import draw_baselines, save_figure
 
     data = summary[summary["metric"] == metric]
     datasets = sorted(data["dataset"].unique()) or ["(no data)"]
     ncols = min(len(datasets), 4)
     nrows = int(np.ceil(len(datasets) / ncols))
     fig = Figure(figsize=(4 * ncols, 3 * nrows + 0.8), layout="constrained")
-    axes = fig.subplots(nrows, ncols, squeeze=False).flat
+    axes = list(fig.subplots(nrows, ncols, squeeze=False).flat)
     keys = method_key(data)  # with the classifier when there are several
+    several = data["classifier"].nunique() > 1
+    methods = sorted(keys.unique())
+    colour = {m: f"C{i % 10}" for i, m in enumerate(methods)}
     for ax, dataset in zip(axes, datasets, strict=False):
         d = data[data["dataset"] == dataset]
-        for i, (_, g) in enumerate(d.groupby(["selector", "classifier"], sort=True)):
-            colour = f"C{i % 10}"
-            name = display_name(keys[g.index[0]], labels)
+        for _, g in d.groupby(["selector", "classifier"], sort=True):
+            key = keys[g.index[0]]
             num = g[g["n_features"].astype(str).str.isdigit()].copy()
             num["k"] = num["n_features"].astype(int)
             num = num.groupby("k")[["mean", "std"]].mean().sort_index()
             if not num.empty:
                 k, m = num.index.to_numpy(), num["mean"].to_numpy()
                 s = num["std"].fillna(0).to_numpy()
-                ax.plot(k, m, color=colour, marker=".", label=name)
-                ax.fill_between(k, m - s, m + s, color=colour, alpha=0.15,
+                ax.plot(k, m, color=colour[key], marker=".",
+                        label=display_name(key, labels))
+                ax.fill_between(k, m - s, m + s, color=colour[key], alpha=0.15,
                                 linewidth=0)
-            base = g[g["n_features"].astype(str) == "all"]
-            if not base.empty:
-                ax.axhline(float(base["mean"].mean()), color=colour,
-                           linestyle="--", linewidth=0.8)
+        draw_baselines(ax, d, several, labels)
+        note = params_note(dataset_params, dataset, labels)
+        if note:
+            ax.text(0.99, 0.98, note, transform=ax.transAxes, ha="right",
+                    va="top", fontsize="x-small", color="dimgrey")
         ax.set_title(dataset)
         ax.set_xlabel("number of features")
-        ax.set_ylabel(metric)
-    for ax in list(axes)[len(datasets):]:
+        ax.set_ylabel(metric_label(metric))
+    for ax in axes[len(datasets):]:
         ax.set_visible(False)
-    handles, names = fig.axes[0].get_legend_handles_labels()
-    if handles:
-        fig.legend(handles, names, loc="outside lower center",
-                   ncol=min(len(names), 5), frameon=False, fontsize="small")
-    fig.suptitle(title or f"{metric}: mean over folds, band +- 1 s.d. "
-                          "(dashed: all features)")
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    FigureCanvasAgg(fig)
-    with atomic_path(png) as tmp:
-        fig.savefig(tmp, dpi=90, metadata={"Software": None})
+    legend: dict[str, Any] = {}
+    for ax in axes[:len(datasets)]:  # every method once, whichever panel has it
+        for handle, name in zip(*ax.get_legend_handles_labels(), strict=True):
+            legend.setdefault(name, handle)
+    if legend:
+        fig.legend(list(legend.values()), list(legend), loc="outside lower center",
+                   ncol=min(len(legend), 5), frameon=False, fontsize="small")
+    fig.suptitle(title or f"{metric_label(metric)}: mean over folds, band +- 1 "
+                          "s.d. (dashed: all features)")
+    save_figure(fig, png, dpi=80)
+    return fig
 
 
 def summary_info(experiments: Mapping[str, Mapping[str, Any]],
