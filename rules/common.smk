@@ -386,6 +386,11 @@ def labels(wildcards):
     return {**method_labels(x["selectors"]), **method_labels(x["classifiers"])}
 
 
+def method_order(wildcards):
+    """The experiment's selector ids in config order (table columns)."""
+    return [method_id(e) for e in EXPERIMENTS[wildcards.experiment]["selectors"]]
+
+
 def dataset_params(wildcards):
     """Parameters the experiment's selectors set per dataset, by id (figures)."""
     x = EXPERIMENTS[wildcards.experiment]
@@ -492,6 +497,10 @@ def summary_inputs():
             rules.stats.output.cd.format(experiment=e, metric=m)
             for m in stats_metrics(e)
         ]
+        out += [
+            rules.paper_table.output.html.format(experiment=e, metric=m)
+            for m in stats_metrics(e)
+        ]
     return out
 
 
@@ -529,6 +538,10 @@ def all_targets():
         ]
         out += [
             rules.stats.output.cd.format(experiment=e, metric=m)
+            for m in stats_metrics(e)
+        ]
+        out += [
+            rules.paper_table.output.html.format(experiment=e, metric=m)
             for m in stats_metrics(e)
         ]
         if x.get("transformations"):
