@@ -93,7 +93,13 @@ def test_summary_page_has_verdicts_datasets_and_figures(tmp_path, monkeypatch):
     page = (tmp_path / "summary.html").read_text()
     assert "<table class='claims'>" in page
     assert "0.009 (± 0.003)" in page and "0.0151 (difference +0.0061)" in page
-    assert "<tr class='not-reproduced'>" in page
+    assert "<tr id='claim-x-t5' class='not-reproduced'>" in page
+    # the overview: one row per study, its counts and datasets of the paper's
+    overview = page[page.index("<table class='overview'>"):]
+    overview = overview[:overview.index("</table>")]
+    assert "<a href='#summary-x'>x</a>" in overview
+    assert "<td class='n not-reproduced'>1</td>" in overview
+    assert "<td class='n'>2 of 3</td>" in overview
     assert "<b>Ran on:</b> a, b." in page and "llog (not public)" in page
     assert page.count("src='data:image/png;base64,") == 2
     assert "1 not reproduced, 1 not checkable here" in page
@@ -111,7 +117,8 @@ def _summary_file(tmp_path):
     return path
 
 
-@pytest.mark.parametrize("name", ["plot.rst", "cd.rst", "claims.rst", "workflow.rst"])
+@pytest.mark.parametrize("name", ["plot.rst", "paper_table.rst", "claims.rst",
+                                  "workflow.rst"])
 def test_report_texts_exist(name):
     from pathlib import Path
 

@@ -170,6 +170,10 @@ def test_complete_run_outputs(completed):
     assert "<h2 id='summary-tiny'>Study: tiny</h2>" in page
     assert "No claims file for this experiment." in page
     assert (completed / "results/tiny/plots/headline.png").stat().st_size > 1000
+    # One dataset: the paper table has its row, no control marks.
+    paper = (completed / "results/tiny/tables/paper/hamming_loss.md").read_text()
+    assert "| emotions | " in paper and "W/T/L" not in paper
+    assert provenance.splitlines()[1].startswith("code: ")
     assert list((completed / "logs").rglob("*.log"))
     assert list((completed / "benchmarks").rglob("*.tsv"))
 
@@ -193,7 +197,7 @@ def test_adding_a_classifier_schedules_only_its_jobs(completed, mirror):
     # (its grid's sizes, and "all" features)
     assert rules_of(jobs) == Counter(
         classify=2, aggregate=1, plot=1, stats=2, ranks=1, provenance=1,
-        stability=1, headline=1, summary=1, all=1)
+        stability=1, headline=1, paper_table=2, summary=1, all=1)
     assert [w["classifier"] for r, w in jobs if r == "classify"] == [
         cache_id(classifiers[-1], "emotions", "classifier")] * 2
 
@@ -232,7 +236,7 @@ def test_changing_a_parameter_reruns_that_method_only(completed, mirror):
     assert rules_of(jobs) == Counter(
         discretize=1, select=1, classify=1, aggregate=1, plot=1,
         stats=2, ranks=1, runtime=1, stability=1, provenance=1, headline=1,
-        summary=1, all=1)
+        paper_table=2, summary=1, all=1)
     assert {w["selector"] for r, w in jobs if r == "select"} == {
         cache_id(selectors[1], "emotions", "selector")}
     # Back to the tiny config: the first selector's results were kept.
