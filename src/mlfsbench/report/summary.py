@@ -46,7 +46,7 @@ div.prose:has(.mlfs-summary){max-width:min(1200px,calc(100vw - 2rem))}
 .mlfs-summary td,.mlfs-summary th{padding:2px 6px;border-bottom:1px solid #ccc;
  text-align:left;vertical-align:top}
 .mlfs-summary table.overview td.n,.mlfs-summary table.paper td{text-align:right}
-.mlfs-summary table.paper caption{caption-side:bottom;text-align:left;
+.mlfs-summary table.paper caption{caption-side:top;text-align:left;
  font-size:85%;color:#444}
 .mlfs-summary tr.reproduced,.mlfs-summary td.reproduced{background:#d8f0d8}
 .mlfs-summary tr.not-reproduced,.mlfs-summary td.not-reproduced{background:#f6d5d5}
