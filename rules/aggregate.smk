@@ -4,8 +4,9 @@ rule aggregate:
         metrics=experiment_files("classify"),
     output:
         metrics="results/{experiment}/tables/metrics.tsv",
-        summary=report(
-            "results/{experiment}/tables/summary.tsv",
+        summary="results/{experiment}/tables/summary.tsv",
+        summary_html=report(
+            "results/{experiment}/tables/summary.html",
             caption="../report/summary.rst",
             category="{experiment}",
             subcategory="tables",

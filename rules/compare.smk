@@ -56,8 +56,9 @@ rule runtime:
     input:
         selections=experiment_files("select"),
     output:
-        table=report(
-            "results/{experiment}/tables/runtime.tsv",
+        table="results/{experiment}/tables/runtime.tsv",
+        html=report(
+            "results/{experiment}/tables/runtime.html",
             caption="../report/runtime.rst",
             category="{experiment}",
             subcategory="tables",

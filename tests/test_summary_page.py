@@ -151,3 +151,14 @@ def test_ranks_html_shows_labels_tsv_keeps_identifiers(tmp_path):
     assert "rank:mim-br-68632db6" in (tmp_path / "r.tsv").read_text()
     page = (tmp_path / "r.html").read_text()
     assert "rank:MIM-BR" in page and "68632db6" not in page
+
+
+def test_summary_and_runtime_show_as_html_pages(tmp_path):
+    from mlfsbench.report.aggregate import summary_html
+
+    summary_html(summary_frame(), tmp_path / "s.html", "Mean ± s.d. over the folds")
+    page = (tmp_path / "s.html").read_text()
+    assert "<th>Hamming loss (lower is better)</th>" in page
+    assert "<td>0.12 ± 0.02</td>" in page  # a, mim-br, K = 2
+    assert page.count("<tr>") == 3 * 2 * 4  # dataset x selector x K (and "all")
+    assert "<div class='scroll'>" in page

@@ -70,12 +70,35 @@ def summarize(table: pd.DataFrame) -> pd.DataFrame:
 
 def write_tables(paths: Sequence[PathLike], metrics_out: PathLike,
                  summary_out: PathLike, *,
-                 labels: Sequence[dict[str, Any]] | None = None) -> pd.DataFrame:
-    """Write the tidy table of every fold and its per-configuration summary."""
+                 labels: Sequence[dict[str, Any]] | None = None,
+                 summary_html_out: PathLike | None = None) -> pd.DataFrame:
+    """Write the tidy table of every fold and its per-configuration summary
+    (and the summary as an HTML page, :func:`summary_html`)."""
     table = collect(paths, labels)
     write_text(metrics_out, format_table(table))
-    write_text(summary_out, format_table(summarize(table)))
+    summary = summarize(table)
+    write_text(summary_out, format_table(summary))
+    if summary_html_out is not None:
+        summary_html(summary, summary_html_out, "Mean ± s.d. over the folds")
     return table
+
+
+def summary_html(summary: pd.DataFrame, out: PathLike, title: str) -> None:
+    """The summary as a page of the report: a row per dataset, split,
+    selector, classifier and number of features, a column per metric
+    (``mean ± sd``, four significant digits) -- a seventeenth of the long
+    table's rows, shown in the page instead of downloaded."""
+    from mlfsbench.report.names import metric_label
+
+    cells = summary.assign(cell=[
+        f"{m:.4g}" + ("" if pd.isna(sd) else f" ± {sd:.2g}")
+        for m, sd in zip(summary["mean"], summary["std"], strict=True)])
+    keys = ["dataset", "split", "selector", "classifier", "n_features"]
+    wide = cells.pivot_table(index=keys, columns="metric", values="cell",
+                             aggfunc="first", sort=False)
+    wide = wide[sorted(wide.columns)]
+    wide.columns = [metric_label(c) for c in wide.columns]
+    write_html_table(wide.reset_index(), out, title)
 
 
 def datasets_table(stats_paths: Sequence[PathLike], out: PathLike,
@@ -153,7 +176,8 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
     for ax in axes[len(metrics):]:
         ax.set_visible(False)
     handles, shown = axes[0].get_legend_handles_labels()
-    fig.legend(handles, shown, loc="outside lower center", ncol=2, frameon=False)
+    fig.legend(handles, shown, loc="outside lower center", ncol=min(len(shown), 4),
+               frameon=False)
     fig.suptitle(f"{dataset}: mean over folds, band +- 1 s.d. (dashed: all "
                  "features; dotted: the selector's own subset)")
     save_figure(fig, png, dpi=80)

@@ -17,7 +17,7 @@ import pandas as pd
 from mlfsbench.evaluation.stability import stability, top_k_matrix
 from mlfsbench.io import format_table, read_selections, write_text
 from mlfsbench.report.names import display_name
-from mlfsbench.report.render import save_figure
+from mlfsbench.report.render import save_figure, write_html_table
 
 PathLike = str | os.PathLike
 
@@ -47,16 +47,20 @@ def _selections(paths: Sequence[PathLike],
 
 
 def runtime_table(paths: Sequence[PathLike], out: PathLike, *,
-                  labels: Sequence[dict[str, Any]] | None = None) -> pd.DataFrame:
+                  labels: Sequence[dict[str, Any]] | None = None,
+                  html_out: PathLike | None = None) -> pd.DataFrame:
     """Seconds of each selector's ``fit`` per dataset (mean, std, folds).
 
     The time is measured around ``fit`` alone (reading files and starting
-    Python are excluded; the rule's ``benchmark:`` file has the job's total).
+    Python are excluded; the rule's ``benchmark:`` file has the job's total);
+    ``html_out``: the same table as a page of the report.
     """
     sel = _selections(paths, labels)
     table = (sel.groupby(["dataset", "selector"], sort=True)["seconds"]
              .agg(mean="mean", std="std", folds="count").reset_index())
     write_text(out, format_table(table))
+    if html_out is not None:
+        write_html_table(table, html_out, "Selection time (seconds of fit)")
     return table
 
 
