@@ -162,3 +162,25 @@ def test_summary_and_runtime_show_as_html_pages(tmp_path):
     assert "<td>0.12 ± 0.02</td>" in page  # a, mim-br, K = 2
     assert page.count("<tr>") == 3 * 2 * 4  # dataset x selector x K (and "all")
     assert "<div class='scroll'>" in page
+
+
+def test_overview_counts_verdicts_that_depend_on_a_reading(tmp_path):
+    from mlfsbench.report.summary import overview
+
+    path = tmp_path / "robust_claims.tsv"
+    pd.DataFrame({"claim": ["a", "b", "c"], "verdict": ["reproduced"] * 2
+                  + ["not reproduced"],
+                  "robustness": ["reproduced under every reading",
+                                 "depends on scaling: reproduced with raw",
+                                 "depends on grid: reproduced with 1..50"]}).to_csv(
+        path, sep="\t", index=False)
+    table = overview({"s": {"datasets": ["d", "e"], "claims": str(path)},
+                      "t": {"datasets": ["d"], "claims": None}})
+    assert "<th>depends on a reading</th>" in table
+    assert "<td class='n depends'>2</td>" in table
+    assert "<td class='n reproduced'>2</td>" in table
+    assert "<td class='n'>2 of 2</td>" in table and "<td class='n'>1 of 1</td>" in table
+    # the robust verdict table when the rule has it as an input
+    files = ["results/s/tables/claims.tsv", "results/s/tables/robust_claims.tsv"]
+    info = summary_info({"s": {"datasets": ["d"], "claims": None}}, files)
+    assert info["s"]["claims"] == "results/s/tables/robust_claims.tsv"
