@@ -88,8 +88,8 @@ class PaperTable:
 
     def k_text(self) -> str:
         return {"mean": "mean over the K of the grid",
-                "mean-rank": "mean over the K of the grid"}.get(
-            self.n_features, f"K = {self.n_features}")
+                "mean-rank": "mean over the K of the grid (ranks averaged over "
+                             "the K)"}.get(self.n_features, f"K = {self.n_features}")
 
     def caption(self) -> str:
         parts = [f"{metric_label(self.metric)}, {self.k_text()}: mean ± s.d. over "
