@@ -614,7 +614,7 @@ def check_html_report(workdir: Path, mirror: str) -> None:
             overview.wait_for(state="visible")
             assert "smoke-classifiers" in overview.inner_text()
             assert overview.bounding_box()["y"] < 900
-            assert page.locator("#rulegraph").bounding_box()["y"] > 900
+            assert page.locator("div#rulegraph").bounding_box()["y"] > 900
             table = page.locator("table.claims").first
             text = table.inner_text()
             assert "mlknn-yeast-hamming" in text and "not reproduced" in text

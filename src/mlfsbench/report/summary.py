@@ -33,13 +33,17 @@ from mlfsbench.report.paper_tables import anchor, html_fragment
 PathLike = str | os.PathLike
 
 # The report's landing view puts the description beside the rule graph in a
-# flex row, centres it in a screen-high box (a tall page would lose its top)
-# and narrows it to max-w-lg; the first three rules stack the rule graph
-# below the summary (off the first screen) and undo the others.
+# flex row, centres it in a screen-high box (a tall page would lose its top;
+# a wide one its left edge) and narrows it to max-w-lg; the first rules stack
+# the rule graph below the summary (off the first screen), keep the summary
+# within the view's width (wide tables scroll in their own box) and undo the
+# rest.
 STYLE = """
-div.grow:has(> div > .prose .mlfs-summary){flex-direction:column}
-div.h-screen:has(.mlfs-summary){align-items:flex-start}
-div.prose:has(.mlfs-summary){max-width:min(1200px,calc(100vw - 2rem))}
+div.h-screen:has(.mlfs-summary){align-items:flex-start;justify-content:flex-start}
+div.grow:has(> div > .prose .mlfs-summary){flex-direction:column;min-width:0;
+ width:100%}
+div.py-2:has(> .prose .mlfs-summary){max-width:100%;min-width:0}
+div.prose:has(.mlfs-summary){max-width:1200px}
 .mlfs-summary{font-family:sans-serif;max-width:1200px}
 .mlfs-summary h2{margin:.8em 0 .2em}
 .mlfs-summary table{border-collapse:collapse;font-size:90%;margin:.4em 0}
