@@ -112,6 +112,8 @@ def test_page_without_a_browser(tmp_path):
     assert "href='#pt-lee2016-hamming_loss-yeast'" in page
     assert "href='#cd-lee2016-ranking_loss'" in page
     assert "0.209<br><small>tolerance ± 0.01</small>" in page
+    llog = page[page.index("<tr id='claim-lee2016-t5-llog'"):]
+    assert "<a " not in llog[:llog.index("</tr>")]  # nothing decides it here
     assert page.count("data:image/png;base64,") == 3  # two CDs, one headline
     assert os.path.getsize(tmp_path / "summary.html") < 400_000
 

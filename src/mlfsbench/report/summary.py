@@ -170,7 +170,8 @@ def _ours_cell(row: Mapping[str, Any], extra: Sequence[str]) -> str:
 def verdict_rows(table: pd.DataFrame, claims: Mapping[str, Mapping] | None = None,
                  experiment: str = "", info: Mapping[str, Any] | None = None) -> str:
     """The verdict table as HTML rows (claim, source, paper, ours, verdict,
-    evidence); each row's id is ``claim-<experiment>-<claim>``."""
+    evidence: none for a claim not checkable here); each row's id is
+    ``claim-<experiment>-<claim>``."""
     claims, info = claims or {}, info or {}
     known = set(COLUMNS) | {"robustness"}
     extra = [c for c in table.columns if c not in known]
@@ -180,8 +181,9 @@ def verdict_rows(table: pd.DataFrame, claims: Mapping[str, Mapping] | None = Non
         verdict = str(row["verdict"])
         detail = str(row.get("note") or "")
         robust = str(row.get("robustness") or "")
+        shown = [] if verdict == NOT_CHECKABLE else evidence(claim, experiment, info)
         links = " ".join(f"<a href='{html.escape(h)}'>{html.escape(t)}</a>"
-                         for t, h in evidence(claim, experiment, info))
+                         for t, h in shown)
         cells = [f"<b>{html.escape(str(row['claim']))}</b><br>"
                  f"{html.escape(str(row['statement']))}",
                  html.escape(str(row["source"])), _paper_cell(row, claim),
