@@ -25,6 +25,7 @@ include: "rules/select.smk"
 include: "rules/classify.smk"
 include: "rules/aggregate.smk"
 include: "rules/compare.smk"
+include: "rules/report.smk"
 include: "rules/claims.smk"
 
 

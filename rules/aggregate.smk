@@ -4,8 +4,9 @@ rule aggregate:
         metrics=experiment_files("classify"),
     output:
         metrics="results/{experiment}/tables/metrics.tsv",
-        summary=report(
-            "results/{experiment}/tables/summary.tsv",
+        summary="results/{experiment}/tables/summary.tsv",
+        summary_html=report(
+            "results/{experiment}/tables/summary.html",
             caption="../report/summary.rst",
             category="{experiment}",
             subcategory="tables",
@@ -78,6 +79,7 @@ rule plot:
         runtime=10,
     params:
         labels=labels,
+        dataset_params=dataset_params,
         code=code("plot.py"),
     script:
         "../scripts/plot.py"

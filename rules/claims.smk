@@ -64,13 +64,8 @@ rule headline:
     input:
         summary=rules.aggregate.output.summary,
     output:
-        png=report(
-            "results/{experiment}/plots/headline.png",
-            caption="../report/headline.rst",
-            category="{experiment}",
-            subcategory="metrics vs number of features",
-            labels={"dataset": "all (headline)"},
-        ),
+        # shown on the summary page (embedded there once, not a report item)
+        png="results/{experiment}/plots/headline.png",
     log:
         "logs/{experiment}/headline.log",
     benchmark:
@@ -84,6 +79,7 @@ rule headline:
     params:
         metric=headline_metric,
         labels=labels,
+        dataset_params=dataset_params,
         code=code("headline.py"),
     script:
         "../scripts/headline.py"
@@ -93,12 +89,9 @@ rule summary:
     input:
         files=summary_inputs(),
     output:
-        html=report(
-            "results/summary.html",
-            caption="../report/summary_page.rst",
-            category="1. Summary",
-            labels={"experiment": "all", "figure": "summary page"},
-        ),
+        # the report's opening page (report/workflow.rst includes it): not
+        # also a report item, its figures would be embedded twice
+        html="results/summary.html",
     log:
         "logs/summary.log",
     benchmark:

@@ -71,6 +71,7 @@ claims_file, experiment_config = PLAN.claims_file, PLAN.experiment_config
 printed_file, study_of = PLAN.printed_file, PLAN.study
 readings_spec = PLAN.readings_spec
 headline_metric, provenance_config = PLAN.headline_metric, PLAN.provenance_config
+method_order, dataset_params = PLAN.method_order, PLAN.dataset_params
 experiment_datasets, stats_metrics = PLAN.experiment_datasets, PLAN.stats_metrics
 
 
@@ -104,17 +105,13 @@ def _inputs(wildcards):
     """Data and split of a batch job."""
     return {
         "data": rules.prepare.output.data.format(dataset=wildcards.dataset),
-        "split": rules.split.output.split.format(**_batch(wildcards)),
+        "split": rules.split.output.split.format(**PLAN.batch_keys(wildcards)),
     }
-
-
-def _batch(wildcards):
-    return {k: getattr(wildcards, k) for k in ("dataset", "split", "batch")}
 
 
 def _codes(wildcards, disc):
     """The codes of discretization ``disc`` on the job's batch."""
-    return rules.discretize.output.disc.format(**_batch(wildcards), disc=disc)
+    return rules.discretize.output.disc.format(**PLAN.batch_keys(wildcards), disc=disc)
 
 
 def select_inputs(wildcards):
@@ -151,8 +148,8 @@ def experiment_labels(kind):
     return lambda wildcards: _outputs(wildcards.experiment, kind)[1]
 
 
-def _stats(e, kind="json"):
-    out = getattr(rules.stats.output, kind)
+def _stats(e, kind="json", outputs=None):
+    out = getattr(outputs or rules.stats.output, kind)
     return [out.format(experiment=e, metric=m) for m in stats_metrics(e)]
 
 
@@ -182,6 +179,7 @@ def summary_inputs():
     out = claims_targets()
     for e in MAIN_EXPERIMENTS:
         out += [rules.headline.output.png.format(experiment=e), *_stats(e, "cd")]
+        out += _stats(e, "html", rules.paper_table.output)  # the papers' tables
     return out
 
 
@@ -192,7 +190,7 @@ def all_targets():
         tables += [rules.aggregate.output.metrics, rules.aggregate.output.summary]
         tables += [rules.ranks.output.table, rules.runtime.output.table]
         out += [t.format(experiment=e) for t in tables + [rules.stability.output.png]]
-        out += _stats(e, "cd")
+        out += _stats(e, "cd") + _stats(e, "html", rules.paper_table.output)
         if x.get("transformations"):
             out.append(rules.transformations_table.output.table.format(experiment=e))
         plots = (rules.plot.output.png, rules.plot.output.pdf)

@@ -4,13 +4,8 @@ rule stats:
         summary=rules.aggregate.output.summary,
     output:
         json="results/{experiment}/stats/{metric}.json",
-        cd=report(
-            "results/{experiment}/stats/{metric}_cd.png",
-            caption="../report/cd.rst",
-            category="{experiment}",
-            subcategory="critical differences",
-            labels={"metric": "{metric}"},
-        ),
+        # shown on the summary page (embedded there once, not a report item)
+        cd="results/{experiment}/stats/{metric}_cd.png",
     log:
         "logs/{experiment}/stats/{metric}.log",
     benchmark:
@@ -61,8 +56,9 @@ rule runtime:
     input:
         selections=experiment_files("select"),
     output:
-        table=report(
-            "results/{experiment}/tables/runtime.tsv",
+        table="results/{experiment}/tables/runtime.tsv",
+        html=report(
+            "results/{experiment}/tables/runtime.html",
             caption="../report/runtime.rst",
             category="{experiment}",
             subcategory="tables",

@@ -4,12 +4,13 @@ from mlfsbench.report.aggregate import write_tables
 from mlfsbench.workflow.logutil import log_to
 
 
-def main(paths, labels, metrics_out, summary_out):
-    write_tables(paths, metrics_out, summary_out, labels=labels)
+def main(paths, labels, metrics_out, summary_out, summary_html_out=None):
+    write_tables(paths, metrics_out, summary_out, labels=labels,
+                 summary_html_out=summary_html_out)
 
 
 if __name__ == "__main__":
     smk = snakemake  # noqa: F821 (injected by Snakemake)
     with log_to(smk.log[0]):
         main(list(smk.input.metrics), list(smk.params.labels), smk.output.metrics,
-             smk.output.summary)
+             smk.output.summary, smk.output.summary_html)

@@ -5,13 +5,14 @@ from mlfsbench.report.aggregate import plot_dataset
 from mlfsbench.workflow.logutil import log_to
 
 
-def main(summary, dataset, png, pdf, labels=None):
+def main(summary, dataset, png, pdf, labels=None, dataset_params=None):
     table = read_table(summary, dtype={"n_features": str})
-    plot_dataset(table, dataset, png, pdf, labels)
+    plot_dataset(table, dataset, png, pdf, labels, dataset_params)
 
 
 if __name__ == "__main__":
     smk = snakemake  # noqa: F821 (injected by Snakemake)
     with log_to(smk.log[0]):
         main(smk.input.summary, smk.wildcards.dataset, smk.output.png,
-             smk.output.pdf, dict(smk.params.labels))
+             smk.output.pdf, dict(smk.params.labels),
+             dict(smk.params.dataset_params))

@@ -2,10 +2,11 @@
 
 from mlfsbench.report.summary import summary_info, write_summary
 from mlfsbench.workflow.logutil import log_to
+from mlfsbench.workflow.provenance import code_version
 
 
 def main(experiments, files, out):
-    write_summary(summary_info(experiments, files), out)
+    write_summary(summary_info(experiments, files), out, code=code_version())
 
 
 if __name__ == "__main__":

@@ -59,7 +59,7 @@ def test_headline_plot_writes_a_figure(tmp_path):
     png = tmp_path / "headline.png"
     headline_plot(summary_frame(), "hamming_loss", png, {"mim-br-68632db6": "MIM-BR"})
     height, width = mpimg.imread(png).shape[:2]
-    assert width >= 3 * 4 * 90 - 10 and height > 200  # three panels side by side
+    assert width >= 3 * 4 * 80 - 10 and height > 200  # three panels side by side
 
 
 def test_summary_page_has_verdicts_datasets_and_figures(tmp_path, monkeypatch):
@@ -93,7 +93,13 @@ def test_summary_page_has_verdicts_datasets_and_figures(tmp_path, monkeypatch):
     page = (tmp_path / "summary.html").read_text()
     assert "<table class='claims'>" in page
     assert "0.009 (± 0.003)" in page and "0.0151 (difference +0.0061)" in page
-    assert "<tr class='not-reproduced'>" in page
+    assert "<tr id='claim-x-t5' class='not-reproduced'>" in page
+    # the overview: one row per study, its counts and datasets of the paper's
+    overview = page[page.index("<table class='overview'>"):]
+    overview = overview[:overview.index("</table>")]
+    assert "<a href='#summary-x'>x</a>" in overview
+    assert "<td class='n not-reproduced'>1</td>" in overview
+    assert "<td class='n'>2 of 3</td>" in overview
     assert "<b>Ran on:</b> a, b." in page and "llog (not public)" in page
     assert page.count("src='data:image/png;base64,") == 2
     assert "1 not reproduced, 1 not checkable here" in page
@@ -111,7 +117,8 @@ def _summary_file(tmp_path):
     return path
 
 
-@pytest.mark.parametrize("name", ["plot.rst", "cd.rst", "claims.rst", "workflow.rst"])
+@pytest.mark.parametrize("name", ["plot.rst", "paper_table.rst", "claims.rst",
+                                  "workflow.rst"])
 def test_report_texts_exist(name):
     from pathlib import Path
 
@@ -144,3 +151,36 @@ def test_ranks_html_shows_labels_tsv_keeps_identifiers(tmp_path):
     assert "rank:mim-br-68632db6" in (tmp_path / "r.tsv").read_text()
     page = (tmp_path / "r.html").read_text()
     assert "rank:MIM-BR" in page and "68632db6" not in page
+
+
+def test_summary_and_runtime_show_as_html_pages(tmp_path):
+    from mlfsbench.report.aggregate import summary_html
+
+    summary_html(summary_frame(), tmp_path / "s.html", "Mean ± s.d. over the folds")
+    page = (tmp_path / "s.html").read_text()
+    assert "<th>Hamming loss (lower is better)</th>" in page
+    assert "<td>0.12 ± 0.02</td>" in page  # a, mim-br, K = 2
+    assert page.count("<tr>") == 3 * 2 * 4  # dataset x selector x K (and "all")
+    assert "<div class='scroll'>" in page
+
+
+def test_overview_counts_verdicts_that_depend_on_a_reading(tmp_path):
+    from mlfsbench.report.summary import overview
+
+    path = tmp_path / "robust_claims.tsv"
+    pd.DataFrame({"claim": ["a", "b", "c"], "verdict": ["reproduced"] * 2
+                  + ["not reproduced"],
+                  "robustness": ["reproduced under every reading",
+                                 "depends on scaling: reproduced with raw",
+                                 "depends on grid: reproduced with 1..50"]}).to_csv(
+        path, sep="\t", index=False)
+    table = overview({"s": {"datasets": ["d", "e"], "claims": str(path)},
+                      "t": {"datasets": ["d"], "claims": None}})
+    assert "<th>depends on a reading</th>" in table
+    assert "<td class='n depends'>2</td>" in table
+    assert "<td class='n reproduced'>2</td>" in table
+    assert "<td class='n'>2 of 2</td>" in table and "<td class='n'>1 of 1</td>" in table
+    # the robust verdict table when the rule has it as an input
+    files = ["results/s/tables/claims.tsv", "results/s/tables/robust_claims.tsv"]
+    info = summary_info({"s": {"datasets": ["d"], "claims": None}}, files)
+    assert info["s"]["claims"] == "results/s/tables/robust_claims.tsv"

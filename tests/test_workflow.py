@@ -170,6 +170,10 @@ def test_complete_run_outputs(completed):
     assert "<h2 id='summary-tiny'>Study: tiny</h2>" in page
     assert "No claims file for this experiment." in page
     assert (completed / "results/tiny/plots/headline.png").stat().st_size > 1000
+    # One dataset: the paper table has its row, no control marks.
+    paper = (completed / "results/tiny/tables/paper/hamming_loss.md").read_text()
+    assert "| emotions | " in paper and "W/T/L" not in paper
+    assert provenance.splitlines()[1].startswith("code: ")
     assert list((completed / "logs").rglob("*.log"))
     assert list((completed / "benchmarks").rglob("*.tsv"))
 
@@ -193,7 +197,7 @@ def test_adding_a_classifier_schedules_only_its_jobs(completed, mirror):
     # (its grid's sizes, and "all" features)
     assert rules_of(jobs) == Counter(
         classify=2, aggregate=1, plot=1, stats=2, ranks=1, provenance=1,
-        stability=1, headline=1, summary=1, all=1)
+        stability=1, headline=1, paper_table=2, summary=1, all=1)
     assert [w["classifier"] for r, w in jobs if r == "classify"] == [
         cache_id(classifiers[-1], "emotions", "classifier")] * 2
 
@@ -232,7 +236,7 @@ def test_changing_a_parameter_reruns_that_method_only(completed, mirror):
     assert rules_of(jobs) == Counter(
         discretize=1, select=1, classify=1, aggregate=1, plot=1,
         stats=2, ranks=1, runtime=1, stability=1, provenance=1, headline=1,
-        summary=1, all=1)
+        paper_table=2, summary=1, all=1)
     assert {w["selector"] for r, w in jobs if r == "select"} == {
         cache_id(selectors[1], "emotions", "selector")}
     # Back to the tiny config: the first selector's results were kept.
@@ -612,18 +616,22 @@ def check_html_report(workdir: Path, mirror: str) -> None:
                     lambda m: errors.append(m.text) if m.type == "error" else None)
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(report.as_uri())
-            # The opening page answers first: the summary with a verdict table
-            # and a CD diagram, on the first screen.
+            # The opening page answers first: the table of every study, then
+            # the verdicts; the rule graph is below them, off the first screen.
+            overview = page.locator("table.overview").first
+            overview.wait_for(state="visible")
+            assert "smoke-classifiers" in overview.inner_text()
+            assert overview.bounding_box()["y"] < 900
+            assert page.locator("div#rulegraph").bounding_box()["y"] > 900
             table = page.locator("table.claims").first
-            table.wait_for(state="visible")
             text = table.inner_text()
             assert "mlknn-yeast-hamming" in text and "not reproduced" in text
             assert "0.198" in text
-            assert table.bounding_box()["y"] < 900
+            # A CD diagram on the page, shown at its own (readable) size.
             cd = page.locator("img.cd").first
-            cd.wait_for(state="visible")
-            assert cd.bounding_box()["y"] < 900
-            assert cd.evaluate("e => e.naturalWidth") >= 300
+            cd.wait_for(state="attached")
+            natural, shown = cd.evaluate("e => [e.naturalWidth, e.width]")
+            assert natural >= 300 and shown == natural
             # The experiment's datasets table, rendered in the page.
             page.get_by_text("smoke-classifiers", exact=True).first.click()
             page.get_by_text("datasets", exact=True).first.click()
@@ -632,16 +640,18 @@ def check_html_report(workdir: Path, mirror: str) -> None:
             frame = next(f for f in page.frames if "datasets.html" in f.url)
             text = frame.inner_text("body")
             assert "emotions" in text and "593" in text and "yeast" in text
-            # A critical-difference diagram: a real image of the expected size.
+            # A regenerated paper table: a bold best in every dataset's row.
             page.goto(report.as_uri())
             page.get_by_text("smoke-classifiers", exact=True).first.click()
-            page.get_by_text("critical differences", exact=True).first.click()
+            page.get_by_text("paper tables", exact=True).first.click()
             page.locator("tr", has_text="hamming_loss").first.locator(
                 "[iconname=eye]").click()
-            image = page.locator("img[src^='data:image/png']").first
-            image.wait_for()
-            width, height = image.evaluate("e => [e.naturalWidth, e.naturalHeight]")
-            assert width >= 600 and height >= 150
+            page.wait_for_timeout(500)
+            frame = next(f for f in page.frames if "hamming_loss.html" in f.url)
+            rows = frame.locator("table.paper tbody tr[id]")
+            assert rows.count() >= 1
+            for i in range(rows.count()):
+                assert rows.nth(i).locator("b").count() >= 1
             shot = page.screenshot()
             assert len(shot) > 10_000
         finally:

@@ -76,12 +76,35 @@ def summarize(table: pd.DataFrame) -> pd.DataFrame:
 
 def write_tables(paths: Sequence[PathLike], metrics_out: PathLike,
                  summary_out: PathLike, *,
-                 labels: Sequence[dict[str, Any]] | None = None) -> pd.DataFrame:
-    """Write the tidy table of every fold and its per-configuration summary."""
+                 labels: Sequence[dict[str, Any]] | None = None,
+                 summary_html_out: PathLike | None = None) -> pd.DataFrame:
+    """Write the tidy table of every fold and its per-configuration summary
+    (and the summary as an HTML page, :func:`summary_html`)."""
     table = collect(paths, labels)
     write_text(metrics_out, format_table(table))
-    write_text(summary_out, format_table(summarize(table)))
+    summary = summarize(table)
+    write_text(summary_out, format_table(summary))
+    if summary_html_out is not None:
+        summary_html(summary, summary_html_out, "Mean ± s.d. over the folds")
     return table
+
+
+def summary_html(summary: pd.DataFrame, out: PathLike, title: str) -> None:
+    """The summary as a page of the report: a row per dataset, split,
+    selector, classifier and number of features, a column per metric
+    (``mean ± sd``, four significant digits) -- a seventeenth of the long
+    table's rows, shown in the page instead of downloaded."""
+    from mlfsbench.report.names import metric_label
+
+    cells = summary.assign(cell=[
+        f"{m:.4g}" + ("" if pd.isna(sd) else f" ± {sd:.2g}")
+        for m, sd in zip(summary["mean"], summary["std"], strict=True)])
+    keys = ["dataset", "split", "selector", "classifier", "n_features"]
+    wide = cells.pivot_table(index=keys, columns="metric", values="cell",
+                             aggfunc="first", sort=False)
+    wide = wide[sorted(wide.columns)]
+    wide.columns = [metric_label(c) for c in wide.columns]
+    write_html_table(wide.reset_index(), out, title)
 
 
 def datasets_table(stats_paths: Sequence[PathLike], out: PathLike,
@@ -102,19 +125,24 @@ def datasets_table(stats_paths: Sequence[PathLike], out: PathLike,
 
 
 def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
-                 pdf: PathLike, labels: dict[str, str] | None = None) -> None:
+                 pdf: PathLike, labels: dict[str, str] | None = None,
+                 dataset_params: dict | None = None):
     """One panel per metric: mean over folds against the number of features.
 
     Each (split, selector, classifier) is a line with a band of +- one
-    standard deviation over the folds; the ``all``-features baseline is a
-    dashed horizontal line of the same colour, the selector's own subset
-    (``selected``) a dotted one. ``labels`` maps selector and classifier
-    identifiers to the names shown (default: the identifiers).
+    standard deviation over the folds; the ``all``-features baseline one
+    dashed black line (per classifier,
+    :func:`mlfsbench.report.render.draw_baselines`), the selector's own
+    subset (``selected``) a dotted line of its colour. ``labels`` maps
+    selector and classifier identifiers to the names shown (default: the
+    identifiers); a selector with parameters of its own on this dataset
+    (``dataset_params``, identifier -> dataset -> parameters) shows them in
+    its legend entry. Returns the Figure.
     """
-    import matplotlib
+    from matplotlib.figure import Figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from mlfsbench.report.names import metric_label
+    from mlfsbench.report.render import draw_baselines, save_figure
 
     data = summary[summary["dataset"] == dataset]
     if data.empty:
@@ -123,45 +151,47 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
     metrics = sorted(data["metric"].unique())
     ncols = 4
     nrows = int(np.ceil(len(metrics) / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(4 * ncols, 3 * nrows),
-                             squeeze=False)
+    fig = Figure(figsize=(4 * ncols, 3 * nrows + 1.0), layout="constrained")
+    axes = list(fig.subplots(nrows, ncols, squeeze=False).flat)
     groups = list(data.groupby(["split", "selector", "classifier"], sort=True))
-    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for ax, metric in zip(axes.flat, metrics, strict=False):
+    several = data["classifier"].nunique() > 1
+    for ax, metric in zip(axes, metrics, strict=False):
         for i, ((split, sel, clf), g) in enumerate(groups):
             g = g[g["metric"] == metric]
-            colour = colours[i % len(colours)]
+            colour = f"C{i % 10}"
             numeric = g[~g["n_features"].isin(["all", "selected"])]
             ks = numeric["n_features"].astype(int).to_numpy()
             order = np.argsort(ks, kind="mergesort")
             mean = numeric["mean"].to_numpy()[order]
             std = numeric["std"].fillna(0).to_numpy()[order] \
                 if "std" in numeric else np.zeros_like(mean)
-            name = f"{names.get(sel, sel)} / {names.get(clf, clf)} ({split})"
+            own = ((dataset_params or {}).get(sel) or {}).get(dataset) or {}
+            extra = ", ".join(f"{k}={v}" for k, v in sorted(own.items()))
+            name = (f"{names.get(sel, sel)}{f' [{extra}]' if extra else ''} / "
+                    f"{names.get(clf, clf)} ({split})")
             ax.plot(ks[order], mean, marker=".", color=colour, label=name)
             ax.fill_between(ks[order], mean - std, mean + std, color=colour,
                             alpha=0.15, linewidth=0)
-            for point, style in (("all", "--"), ("selected", ":")):
-                line = g[g["n_features"] == point]
-                if not line.empty:
-                    ax.axhline(float(line["mean"].iloc[0]), color=colour,
-                               linestyle=style, linewidth=0.8)
-        ax.set_title(metric)
+            line = g[g["n_features"] == "selected"]
+            if not line.empty:
+                ax.axhline(float(line["mean"].iloc[0]), color=colour,
+                           linestyle=":", linewidth=0.8)
+        draw_baselines(ax, data[data["metric"] == metric], several, names)
+        ax.set_title(metric_label(metric), fontsize="medium")
         ax.set_xlabel("number of features")
-    for ax in list(axes.flat)[len(metrics):]:
+    for ax in axes[len(metrics):]:
         ax.set_visible(False)
-    handles, labels = axes.flat[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=2, frameon=False)
+    handles, shown = axes[0].get_legend_handles_labels()
+    fig.legend(handles, shown, loc="outside lower center", ncol=min(len(shown), 4),
+               frameon=False)
     fig.suptitle(f"{dataset}: mean over folds, band +- 1 s.d. (dashed: all "
                  "features; dotted: the selector's own subset)")
-    fig.tight_layout(rect=(0, 0.08, 1, 0.96))
-    for path in (png, pdf):
-        with atomic_path(path) as tmp:
-            # Fixed metadata keeps the files identical across runs.
-            meta = {"Software": None} if str(path).endswith(".png") else {
-                "Creator": None, "Producer": None, "CreationDate": None}
-            fig.savefig(tmp, dpi=120, metadata=meta)
-    plt.close(fig)
+    save_figure(fig, png, dpi=80)
+    with atomic_path(pdf) as tmp:
+        # Fixed metadata keeps the file identical across runs.
+        fig.savefig(tmp, format="pdf", metadata={
+            "Creator": None, "Producer": None, "CreationDate": None})
+    return fig
 
 
 def transformations_table(paths: Sequence[PathLike], out: PathLike, *,

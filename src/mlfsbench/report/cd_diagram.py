@@ -110,11 +110,12 @@ def critical_difference_diagram(avg_ranks, cd: float | None = None,
     y_bars = y_axis + 0.15
     y_first = y_bars + bar_step * n_bars + 0.15
     height = y_first + line_step * max(len(best), len(rest)) + 0.15
-    if title:
-        y_axis += 0.3
-        y_bars += 0.3
-        y_first += 0.3
-        height += 0.3
+    if title:  # 0.3 inch for its first line, 0.2 for each further one
+        shift = 0.3 + 0.2 * title.count("\n")
+        y_axis += shift
+        y_bars += shift
+        y_first += shift
+        height += shift
 
     fig = Figure(figsize=(width, height))
     FigureCanvasAgg(fig)
@@ -124,7 +125,8 @@ def critical_difference_diagram(avg_ranks, cd: float | None = None,
     ax.set_axis_off()
     line = {"color": "black", "linewidth": 0.9}
     if title:
-        ax.text(width / 2, 0.2, title, ha="center", va="center", fontsize=11)
+        ax.text(width / 2, 0.08, title, ha="center", va="top", fontsize=10,
+                linespacing=1.3)
 
     # the rank axis with ticks every 0.5 and numbers on the integers
     ax.plot([x_of(lo), x_of(hi)], [y_axis, y_axis], **line)

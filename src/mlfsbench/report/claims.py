@@ -1127,22 +1127,23 @@ def verdict_html(table: pd.DataFrame, title: str) -> str:
 
     colours = {REPRODUCED: "#d8f0d8", NOT_REPRODUCED: "#f6d5d5",
                NOT_CHECKABLE: "#eeeeee"}
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in COLUMNS)
+    columns = list(table.columns)  # COLUMNS and any a verdict table adds
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
     body = []
     for row in table.to_dict("records"):
-        cells = "".join(f"<td>{html.escape(str(row[c]))}</td>" for c in COLUMNS)
+        cells = "".join(f"<td>{html.escape(str(row[c]))}</td>" for c in columns)
         body.append(f"<tr class='verdict' style='background:"
                     f"{colours.get(row['verdict'], '#fff')}'>{cells}</tr>")
     counts = table["verdict"].value_counts()
     tally = ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS)
     style = ("body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}"
              "td,th{padding:3px 8px;border-bottom:1px solid #ccc;text-align:left;"
-             "vertical-align:top}")
+             "vertical-align:top}.scroll{max-width:100%;overflow-x:auto}")
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>"
             f"{html.escape(title)}</title><style>{style}</style></head><body>"
-            f"<h3>{html.escape(title)}</h3><p>{tally}</p><table class='claims'>"
-            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
-            f"</table></body></html>\n")
+            f"<h3>{html.escape(title)}</h3><p>{tally}</p><div class='scroll'>"
+            f"<table class='claims'><thead><tr>{head}</tr></thead><tbody>"
+            f"{''.join(body)}</tbody></table></div></body></html>\n")
 
 
 def read_verdicts(result_dir: PathLike) -> pd.DataFrame:

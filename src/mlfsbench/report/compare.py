@@ -36,7 +36,7 @@ from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
 from mlfsbench.evaluation.stats import compare_methods, round_table
 from mlfsbench.io import BASELINE, format_table, read_table, write_json, write_text
 from mlfsbench.report.cd_diagram import critical_difference_diagram
-from mlfsbench.report.names import display_name, method_key
+from mlfsbench.report.names import display_name, method_key, metric_label
 from mlfsbench.report.render import message_figure, save_figure, write_html_table
 
 PathLike = str | os.PathLike
@@ -157,6 +157,24 @@ def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean
     return out
 
 
+def cd_title(metric: str, result: dict[str, Any], control: str | None,
+             cd: float) -> str:
+    """Title of a CD diagram: the metric with its direction, the test, the
+    CD, the number of datasets N and the feature count K compared.
+
+    >>> print(cd_title("hamming_loss", {"n_datasets": 6, "n_features": 50}, "x",
+    ...                1.2))
+    Hamming loss (lower is better), K = 50
+    Bonferroni-Dunn vs x, CD = 1.200, N = 6 datasets
+    """
+    k = result.get("n_features")
+    shown = {"mean": "mean over the K of the grid",
+             "mean-rank": "ranks averaged over the K of the grid"}.get(k, f"K = {k}")
+    test = f"Bonferroni-Dunn vs {control}" if control else "Nemenyi"
+    return (f"{metric_label(metric)}, {shown}\n{test}, CD = {cd:.3f}, "
+            f"N = {result['n_datasets']} datasets")
+
+
 def write_comparison(summary_path: PathLike, metric: str, json_out: PathLike,
                      png_out: PathLike, *, n_features: int | str = "mean",
                      control: str | None = None, alpha: float = 0.05,
@@ -186,8 +204,7 @@ def write_comparison(summary_path: PathLike, metric: str, json_out: PathLike,
         fig = critical_difference_diagram(
             ranks, cd, control=use_control,
             textspace=textspace, width=3.5 + 2 * textspace,
-            title=f"{metric} ({'Bonferroni-Dunn' if use_control else 'Nemenyi'}, "
-                  f"CD = {cd:.3f})")
+            title=cd_title(metric, result, use_control, cd))
     save_figure(fig, png_out)
     return result
 
@@ -227,7 +244,13 @@ def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
     write_text(out, format_table(table.reset_index(drop=True)))
     if html_out is not None:
         shown = table.rename(columns={
-            c: f"rank:{display_name(c[5:], labels)}" for c in table.columns
-            if c.startswith("rank:")})
+            c: f"{c[:c.index(':') + 1]}{display_name(c[c.index(':') + 1:], labels)}"
+            for c in table.columns if c.startswith(("rank:", "rounded_rank:"))})
+        # one column per metric, a row per method or test: as wide as the
+        # number of metrics, not of methods, so it fits the page
+        shown = shown.map(lambda v: "" if pd.isna(v) else (
+            f"{v:.4g}" if isinstance(v, float) else v))
+        shown = shown.set_index("metric").T.reset_index(names="")
+        shown.columns.name = None
         write_html_table(shown, html_out, "Average ranks and tests per metric")
     return table

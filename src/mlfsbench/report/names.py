@@ -43,3 +43,42 @@ def display_name(method: str, labels: Mapping[str, str] | None) -> str:
     """
     labels = labels or {}
     return " / ".join(labels.get(part, part) for part in method.split("|"))
+
+
+#: Readable names of the measures whose name does not read as one once the
+#: underscores are spaces (the others: ``hamming_loss`` -> "Hamming loss").
+_METRIC_NAMES = {"hamming_loss": "Hamming loss", "one_error": "one-error",
+                 "rrmse": "RRMSE", "micro_f1": "micro-F1", "macro_f1": "macro-F1",
+                 "example_f1": "example-based F1"}
+
+
+def metric_label(metric: str, direction: bool = True) -> str:
+    """Readable name of a measure, with its direction: the one place figures
+    and tables name a metric.
+
+    >>> metric_label("hamming_loss"), metric_label("average_precision", False)
+    ('Hamming loss (lower is better)', 'average precision')
+    """
+    from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
+
+    name = _METRIC_NAMES.get(metric, metric.replace("_", " "))
+    if not direction or metric not in GREATER_IS_BETTER:
+        return name
+    return f"{name} ({'higher' if GREATER_IS_BETTER[metric] else 'lower'} is better)"
+
+
+def params_note(dataset_params: Mapping[str, Mapping[str, Mapping]] | None,
+                dataset: str, labels: Mapping[str, str] | None = None) -> str:
+    """The per-dataset parameters of the methods that have some on ``dataset``
+    (an experiment's ``dataset_params``, by method id), one method a line.
+
+    >>> params_note({"g2": {"enron": {"granules": 9}}}, "enron", {"g2": "gmrmr-2"})
+    'gmrmr-2: granules=9'
+    """
+    lines = []
+    for method, per in sorted((dataset_params or {}).items()):
+        params = (per or {}).get(dataset)
+        if params:
+            shown = ", ".join(f"{k}={v}" for k, v in sorted(params.items()))
+            lines.append(f"{display_name(method, labels)}: {shown}")
+    return "\n".join(lines)

@@ -17,7 +17,7 @@ import pandas as pd
 from mlfsbench.evaluation.stability import stability, top_k_matrix
 from mlfsbench.io import format_table, read_selections, write_text
 from mlfsbench.report.names import display_name
-from mlfsbench.report.render import save_figure
+from mlfsbench.report.render import save_figure, write_html_table
 
 PathLike = str | os.PathLike
 
@@ -47,16 +47,20 @@ def _selections(paths: Sequence[PathLike],
 
 
 def runtime_table(paths: Sequence[PathLike], out: PathLike, *,
-                  labels: Sequence[dict[str, Any]] | None = None) -> pd.DataFrame:
+                  labels: Sequence[dict[str, Any]] | None = None,
+                  html_out: PathLike | None = None) -> pd.DataFrame:
     """Seconds of each selector's ``fit`` per dataset (mean, std, folds).
 
     The time is measured around ``fit`` alone (reading files and starting
-    Python are excluded; the rule's ``benchmark:`` file has the job's total).
+    Python are excluded; the rule's ``benchmark:`` file has the job's total);
+    ``html_out``: the same table as a page of the report.
     """
     sel = _selections(paths, labels)
     table = (sel.groupby(["dataset", "selector"], sort=True)["seconds"]
              .agg(mean="mean", std="std", folds="count").reset_index())
     write_text(out, format_table(table))
+    if html_out is not None:
+        write_html_table(table, html_out, "Selection time (seconds of fit)")
     return table
 
 
@@ -91,22 +95,35 @@ def stability_table(paths: Sequence[PathLike], grid: Sequence[int | str],
 
 
 def stability_plot(table: pd.DataFrame, png: PathLike,
-                   labels: dict[str, str] | None = None) -> None:
-    """Stability against K, one panel per dataset, one line per selector
-    (named by ``labels``, identifier -> readable name)."""
+                   labels: dict[str, str] | None = None):
+    """Stability against K, one panel per dataset (four to a row), one line
+    per selector (named by ``labels``, identifier -> readable name) in the
+    same colour in every panel, and one legend for the figure (returned)."""
     from matplotlib.figure import Figure
 
     datasets = sorted(table["dataset"].unique()) or ["(no data)"]
-    fig = Figure(figsize=(4 * len(datasets), 3), layout="constrained")
-    axes = fig.subplots(1, len(datasets), squeeze=False)[0]
-    for ax, dataset in zip(axes, datasets, strict=True):
+    ncols = min(len(datasets), 4)
+    nrows = int(np.ceil(len(datasets) / ncols))
+    fig = Figure(figsize=(4 * ncols, 3 * nrows + 0.8), layout="constrained")
+    axes = list(fig.subplots(nrows, ncols, squeeze=False).flat)
+    keys = sorted({(str(sp), str(se)) for sp, se in
+                   zip(table["split"], table["selector"], strict=True)})
+    colour = {key: f"C{i % 10}" for i, key in enumerate(keys)}
+    legend: dict[str, Any] = {}
+    for ax, dataset in zip(axes, datasets, strict=False):
         for (split, sel), g in table[table["dataset"] == dataset].groupby(
                 ["split", "selector"], sort=True):
-            ax.plot(g["n_features"], g["stability"], marker=".",
-                    label=f"{display_name(sel, labels)} ({split})")
+            name = f"{display_name(sel, labels)} ({split})"
+            (line,) = ax.plot(g["n_features"], g["stability"], marker=".",
+                              color=colour[(str(split), str(sel))], label=name)
+            legend.setdefault(name, line)
         ax.set_title(dataset)
         ax.set_xlabel("number of features")
         ax.set_ylabel("stability (Nogueira et al. 2018)")
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize="small")
-    save_figure(fig, png)
+    for ax in axes[len(datasets):]:
+        ax.set_visible(False)
+    if legend:
+        fig.legend(list(legend.values()), list(legend), loc="outside lower center",
+                   ncol=min(len(legend), 5), frameon=False, fontsize="small")
+    save_figure(fig, png, dpi=80)
+    return fig

@@ -1,12 +1,17 @@
-"""The report's first page: each study's verdicts, datasets, CD diagrams, curves.
+"""The report's first page: the verdicts per study, then each study's evidence.
 
 ``results/summary.html`` is written by the ``summary`` rule and shown by the
-Snakemake report as its opening page (the workflow description includes it):
-for each experiment, the paper's claims with their verdicts (from
-``tables/claims.tsv``), the datasets it ran on and those of the paper it could
-not run (from the claims file's ``unavailable``), its critical-difference
-diagrams and a headline figure (the first compared metric against the number
-of features, mean over folds with a band of one standard deviation).
+Snakemake report as its opening page (the workflow description includes it).
+It opens on one table, a row per study: its verdict counts (reproduced, not
+reproduced, depends on a reading when the verdict table says how robust it
+is, not checkable here), the datasets it ran of the paper's and a link to its
+section. Each section holds the paper's claims with their verdicts (from
+``tables/claims.tsv``), each linked to its evidence on the page: the row of
+the regenerated paper table (:mod:`mlfsbench.report.paper_tables`), the
+critical-difference diagram or the headline figure (the first compared
+metric against the number of features, mean over folds with a band of one
+standard deviation); the figures are embedded here once (not also as report
+items).
 """
 
 from __future__ import annotations
@@ -20,29 +25,49 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mlfsbench.io import atomic_path, write_text
-from mlfsbench.report.names import display_name, method_key
+from mlfsbench.io import write_text
+from mlfsbench.report.claims import COLUMNS, NOT_CHECKABLE, NOT_REPRODUCED, REPRODUCED
+from mlfsbench.report.names import display_name, method_key, metric_label
+from mlfsbench.report.paper_tables import anchor, html_fragment
 
 PathLike = str | os.PathLike
 
-# The report's landing view centres its content vertically in a screen-high
-# flex box (a tall page would lose its top) and narrows the description to
-# max-w-lg; the first two rules undo both for the summary.
+# The report's landing view puts the description beside the rule graph in a
+# flex row, centres it in a screen-high box (a tall page would lose its top;
+# a wide one its left edge) and narrows it to max-w-lg; the first rules stack
+# the rule graph below the summary (off the first screen), keep the summary
+# within the view's width (wide tables scroll in their own box) and undo the
+# rest.
 STYLE = """
-div.h-screen:has(.mlfs-summary){align-items:flex-start}
-div.prose:has(.mlfs-summary){max-width:min(1200px,calc(100vw - 2rem))}
+div.h-screen:has(.mlfs-summary){align-items:flex-start;justify-content:flex-start}
+div.grow:has(> div > .prose .mlfs-summary){flex-direction:column;min-width:0;
+ width:100%}
+div.py-2:has(> .prose .mlfs-summary){max-width:100%;min-width:0}
+div.prose:has(.mlfs-summary){max-width:1200px}
 .mlfs-summary{font-family:sans-serif;max-width:1200px}
 .mlfs-summary h2{margin:.8em 0 .2em}
-.mlfs-summary table.claims{border-collapse:collapse;font-size:90%;margin:.4em 0}
-.mlfs-summary table.claims td,.mlfs-summary table.claims th{padding:2px 6px;
- border-bottom:1px solid #ccc;text-align:left;vertical-align:top}
-.mlfs-summary tr.reproduced{background:#d8f0d8}
-.mlfs-summary tr.not-reproduced{background:#f6d5d5}
+.mlfs-summary table{border-collapse:collapse;font-size:90%;margin:.4em 0}
+.mlfs-summary td,.mlfs-summary th{padding:2px 6px;border-bottom:1px solid #ccc;
+ text-align:left;vertical-align:top}
+.mlfs-summary table.overview td.n,.mlfs-summary table.paper td{text-align:right}
+.mlfs-summary table.paper caption{caption-side:top;text-align:left;
+ font-size:85%;color:#444}
+.mlfs-summary tr.reproduced,.mlfs-summary td.reproduced{background:#d8f0d8}
+.mlfs-summary tr.not-reproduced,.mlfs-summary td.not-reproduced{background:#f6d5d5}
 .mlfs-summary tr.not-checkable-here{background:#eeeeee}
+.mlfs-summary td.depends{background:#fbeecb}
+.mlfs-summary .scroll{max-width:100%;overflow-x:auto}
 .mlfs-summary img{max-width:100%;height:auto;margin:2px}
-.mlfs-summary .figs{display:flex;flex-wrap:wrap;gap:4px;align-items:flex-start}
-.mlfs-summary .cd{max-width:48%}
+.mlfs-summary figure{margin:4px 0}
+.mlfs-summary figcaption{font-size:85%;color:#444}
+.mlfs-summary .figs{display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start}
+.mlfs-summary :target{outline:3px solid #e0a000}
 """
+
+#: The verdict words of the overview, in its column order; a verdict table
+#: may hold others (they get columns of their own after these).
+OVERVIEW_VERDICTS = (REPRODUCED, NOT_REPRODUCED, NOT_CHECKABLE)
+DEPENDS = "depends on a reading"
 
 
 def _img(path: PathLike, alt: str, cls: str = "") -> str:
@@ -53,22 +78,131 @@ def _img(path: PathLike, alt: str, cls: str = "") -> str:
             f"src='data:image/png;base64,{data}'>")
 
 
-def verdict_rows(table: pd.DataFrame) -> str:
-    """The verdict table as HTML rows (claim, source, paper, ours, verdict)."""
+def cd_anchor(experiment: str, metric: str) -> str:
+    return f"cd-{experiment}-{metric}"
+
+
+def headline_anchor(experiment: str) -> str:
+    return f"headline-{experiment}"
+
+
+def _metrics(q: Mapping[str, Any]) -> list[str]:
+    if q.get("metrics"):
+        return [str(m) for m in q["metrics"]]
+    return [str(q["metric"])] if q.get("metric") else []
+
+
+def _claim_datasets(q: Mapping[str, Any]) -> list[str]:
+    out = [str(d) for d in q.get("datasets") or []]
+    return out + ([str(q["dataset"])] if q.get("dataset") else [])
+
+
+def evidence(claim: Mapping[str, Any] | None, experiment: str,
+             info: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Links (text, ``#anchor``) from a claim to what decides it on the page.
+
+    The regenerated table's rows of its datasets (when the claim reads the
+    table's K, ``all`` features, or the table's averaging), the CD diagram
+    of its metric for rank and significance claims, the headline curves
+    for a claim over the number of features of the headline metric.
+    """
+    if not claim:
+        return []
+    q = claim.get("quantity") or {}
+    rule = claim.get("rule")
+    tables = info.get("paper_tables") or {}
+    cds = info.get("cd_by_metric") or {}
+    table_k = str(info.get("table_k"))
+    k = str(q.get("n_features", table_k))
+    datasets = _claim_datasets(q)
+    links: list[tuple[str, str]] = []
+    for metric in _metrics(q):
+        if rule in ("average_rank", "significance", "friedman") and metric in cds:
+            links.append((f"CD diagram ({metric})",
+                          "#" + cd_anchor(experiment, metric)))
+        if metric in tables and (k == table_k or k == "all"):
+            shown = [d for d in datasets if d in info.get("datasets", [])]
+            if shown and len(shown) <= 3:
+                links += [(f"table: {metric}, {d}", "#" + anchor(experiment, metric, d))
+                          for d in shown]
+            else:
+                links.append((f"table: {metric}", "#" + anchor(experiment, metric)))
+        if metric == info.get("headline_metric") and info.get("headline") and (
+                rule in ("degradation", "empty_subset", "better", "winner")
+                or k not in (table_k, "all")):
+            links.append(("curves", "#" + headline_anchor(experiment)))
+        if not links and metric in cds:
+            links.append((f"CD diagram ({metric})",
+                          "#" + cd_anchor(experiment, metric)))
+    return list(dict.fromkeys(links))
+
+
+def _paper_cell(row: Mapping[str, Any], claim: Mapping[str, Any] | None) -> str:
+    """The paper's number, its tolerance labelled as one (not a bare ``±``
+    that reads like the paper's s.d.)."""
+    text = str(row.get("paper", ""))
+    tol = (claim or {}).get("tolerance")
+    if tol is not None:
+        for suffix in (f" (± {tol})", f" (±{tol})"):
+            if text.endswith(suffix):
+                text = text[:-len(suffix)]
+        if "tolerance" not in text:
+            return (f"{html.escape(text)}<br><small>tolerance ± "
+                    f"{html.escape(str(tol))}</small>")
+    return html.escape(text)
+
+
+def _ours_cell(row: Mapping[str, Any], extra: Sequence[str]) -> str:
+    """Ours, with the spread columns a verdict table may carry (``ours_sd``,
+    ``n``; any other extra column as ``name: value``)."""
+    text = html.escape(str(row.get("ours", "")))
+    sd, n = str(row.get("ours_sd") or ""), str(row.get("n") or "")
+    if sd:
+        text += f" ± {html.escape(sd)}"
+    if n:
+        text += f" (n = {html.escape(n)})"
+    shown = [c for c in extra if c not in ("ours_sd", "n") and str(row.get(c) or "")]
+    text += "".join(f"<br><small>{html.escape(c)}: {html.escape(str(row[c]))}"
+                    "</small>" for c in shown)
+    return text
+
+
+def verdict_rows(table: pd.DataFrame, claims: Mapping[str, Mapping] | None = None,
+                 experiment: str = "", info: Mapping[str, Any] | None = None) -> str:
+    """The verdict table as HTML rows (claim, source, paper, ours, verdict,
+    evidence: none for a claim not checkable here); each row's id is
+    ``claim-<experiment>-<claim>``."""
+    claims, info = claims or {}, info or {}
+    known = set(COLUMNS) | {"robustness"}
+    extra = [c for c in table.columns if c not in known]
     out = []
     for row in table.to_dict("records"):
+        claim = claims.get(str(row["claim"]))
         verdict = str(row["verdict"])
         detail = str(row.get("note") or "")
+        robust = str(row.get("robustness") or "")
+        shown = [] if verdict == NOT_CHECKABLE else evidence(claim, experiment, info)
+        links = " ".join(f"<a href='{html.escape(h)}'>{html.escape(t)}</a>"
+                         for t, h in shown)
         cells = [f"<b>{html.escape(str(row['claim']))}</b><br>"
                  f"{html.escape(str(row['statement']))}",
-                 html.escape(str(row["source"])), html.escape(str(row["paper"])),
-                 html.escape(str(row["ours"])),
+                 html.escape(str(row["source"])), _paper_cell(row, claim),
+                 _ours_cell(row, extra),
                  f"<b>{html.escape(verdict)}</b>"
-                 + (f"<br><small>{html.escape(detail)}</small>" if detail else "")]
+                 + (f"<br><small>{html.escape(robust)}</small>" if robust else "")
+                 + (f"<br><small>{html.escape(detail)}</small>" if detail else ""),
+                 links]
         klass = verdict.replace(" ", "-")
-        out.append(f"<tr class='{klass}'>" + "".join(f"<td>{c}</td>" for c in cells)
-                   + "</tr>")
+        rid = html.escape(f"claim-{experiment}-{row['claim']}")
+        out.append(f"<tr id='{rid}' class='{klass}'>"
+                   + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     return "".join(out)
+
+
+def _verdicts(info: Mapping[str, Any]) -> pd.DataFrame | None:
+    if info.get("claims") is None:
+        return None
+    return pd.read_csv(info["claims"], sep="\t", dtype=str, keep_default_na=False)
 
 
 def experiment_section(name: str, info: Mapping[str, Any]) -> str:
@@ -88,123 +222,208 @@ def experiment_section(name: str, info: Mapping[str, Any]) -> str:
         missing = "; ".join(f"{d} ({r})" for d, r in sorted(unavailable.items()))
         parts.append(f" <b>Could not run:</b> {html.escape(missing)}.")
     parts.append("</p>")
-    claims = info.get("claims")
-    if claims is not None:
-        table = pd.read_csv(claims, sep="\t", dtype=str, keep_default_na=False)
+    table = _verdicts(info)
+    if table is not None:
         counts = table["verdict"].value_counts()
         tally = ", ".join(f"{n} {v}" for v, n in counts.items())
         parts.append(f"<p><b>Verdicts:</b> {html.escape(tally)}.</p>")
-        parts.append("<table class='claims'><thead><tr><th>claim</th><th>source"
-                     "</th><th>paper</th><th>ours</th><th>verdict</th></tr>"
-                     f"</thead><tbody>{verdict_rows(table)}</tbody></table>")
+        rows = verdict_rows(table, info.get("claim_specs"), name, info)
+        parts.append("<div class='scroll'><table class='claims'><thead><tr>"
+                     "<th>claim</th><th>source</th><th>paper</th><th>ours</th>"
+                     "<th>verdict</th><th>evidence</th></tr>"
+                     f"</thead><tbody>{rows}</tbody></table></div>")
     else:
         parts.append("<p>No claims file for this experiment.</p>")
-    figs = [_img(p, f"{name}: critical-difference diagram", "cd")
-            for p in info.get("cd", [])]
+    tables = info.get("paper_tables") or {}
+    if tables:
+        parts.append("<h3>The paper's tables, regenerated</h3>")
+        for metric in sorted(tables):
+            with open(tables[metric], encoding="utf-8") as fh:
+                parts.append(html_fragment(fh.read()))
+    figs = []
+    for metric, path in sorted((info.get("cd_by_metric") or {}).items()):
+        figs.append(f"<figure id='{html.escape(cd_anchor(name, metric))}'>"
+                    + _img(path, f"{name}: critical-difference diagram, {metric}",
+                           "cd")
+                    + f"<figcaption>Critical differences: "
+                      f"{html.escape(metric_label(metric))}</figcaption></figure>")
     if info.get("headline"):
-        figs.append(_img(info["headline"], f"{name}: headline curves"))
+        metric = info.get("headline_metric") or ""
+        figs.append(f"<figure id='{html.escape(headline_anchor(name))}'>"
+                    + _img(info["headline"], f"{name}: headline curves")
+                    + "<figcaption>Curves against the number of features"
+                    + (f": {html.escape(metric_label(metric))}" if metric else "")
+                    + "</figcaption></figure>")
     if figs:
         parts.append("<div class='figs'>" + "".join(figs) + "</div>")
     return "<section class='study'>" + "".join(parts) + "</section>"
 
 
+def overview(experiments: Mapping[str, Mapping[str, Any]]) -> str:
+    """The opening table: a row per study, its verdict counts, the datasets
+    it ran of the paper's, a link to its section."""
+    tables = {n: _verdicts(i) for n, i in experiments.items()}
+    words = list(OVERVIEW_VERDICTS)
+    for t in tables.values():
+        if t is not None:
+            words += [v for v in t["verdict"].unique() if v not in words]
+    depends = any(t is not None and "robustness" in t for t in tables.values())
+    head = (["study"] + words + ([DEPENDS] if depends else [])
+            + ["datasets run of the paper's"])
+    rows = []
+    for name, info in experiments.items():
+        t = tables[name]
+        link = (f"<a href='#summary-{html.escape(name)}'>{html.escape(name)}</a>")
+        cells = [f"<td>{link}</td>"]
+        counts = t["verdict"].value_counts() if t is not None else {}
+        for w in words:
+            n = int(counts.get(w, 0)) if t is not None else None
+            klass = w.replace(" ", "-") if n else ""
+            cells.append(f"<td class='n {klass}'>{'' if n is None else n}</td>")
+        if depends:
+            n = (int(t["robustness"].str.startswith("depends").sum())
+                 if t is not None and "robustness" in t else None)
+            cells.append(f"<td class='n{' depends' if n else ''}'>"
+                         f"{'' if n is None else n}</td>")
+        ran = len(info.get("datasets", []))
+        paper = ran + len(info.get("unavailable") or {})
+        cells.append(f"<td class='n'>{ran} of {paper}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return ("<table class='overview'><thead><tr>"
+            + "".join(f"<th>{html.escape(h)}</th>" for h in head)
+            + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
+
+
 def write_summary(experiments: Mapping[str, Mapping[str, Any]],
-                  out: PathLike) -> None:
-    """``results/summary.html``: every experiment's section, those with
-    verdicts first (in config order), then the others.
+                  out: PathLike, code: str | None = None) -> None:
+    """``results/summary.html``: the overview table of every study first,
+    then every experiment's section, those with verdicts first (in config
+    order), then the others; ``code``: the code's version (provenance).
 
     ``experiments`` maps a name to ``paper``, ``description``, ``datasets``,
-    ``unavailable`` (dataset -> reason), ``claims`` (path of claims.tsv or
-    None), ``cd`` (PNG paths) and ``headline`` (PNG path or None).
+    ``unavailable`` (dataset -> reason), ``claims`` (path of the verdict
+    table or None), ``claim_specs`` (claim id -> its claims-file entry),
+    ``cd_by_metric`` (metric -> PNG path), ``headline`` (PNG path or
+    None), ``headline_metric``, ``paper_tables`` (metric -> HTML path)
+    and ``table_k`` (the K of those tables).
     """
     experiments = dict(sorted(experiments.items(),
                               key=lambda item: item[1].get("claims") is None))
-    toc = " · ".join(f"<a href='#summary-{html.escape(n)}'>&darr; {html.escape(n)}"
-                     "</a>" for n in experiments)
     body = "".join(experiment_section(n, i) for n, i in experiments.items())
+    code_line = (f"<p><small>Code: {html.escape(code)}</small></p>" if code
+                 else "")
     write_text(out, f"<div class='mlfs-summary'><style>{STYLE}</style>"
-                    f"<p>{toc}</p>{body}</div>\n")
+                    "<h2 id='summary-overview'>Verdicts per study</h2>"
+                    f"{overview(experiments)}{code_line}{body}</div>\n")
 
 
 def headline_plot(summary: pd.DataFrame, metric: str, png: PathLike,
                   labels: Mapping[str, str] | None = None,
-                  title: str = "") -> None:
+                  title: str = "", dataset_params: Mapping | None = None):
     """``metric`` against the number of features, one panel per dataset.
 
     One line per selector (and classifier), the mean over folds with a band
-    of +- one standard deviation; dashed: all features.
+    of +- one standard deviation; dashed black: all features. The methods
+    are named by ``labels`` (identifier -> the tables' name); a method with
+    per-dataset parameters (``dataset_params``: identifier -> dataset ->
+    parameters) has them written in the panel of each dataset. Returns the
+    Figure.
     """
     from matplotlib.figure import Figure
+
+    from mlfsbench.report.names import metric_label, params_note
+    from mlfsbench.report.render import draw_baselines, save_figure
 
     data = summary[summary["metric"] == metric]
     datasets = sorted(data["dataset"].unique()) or ["(no data)"]
     ncols = min(len(datasets), 4)
     nrows = int(np.ceil(len(datasets) / ncols))
     fig = Figure(figsize=(4 * ncols, 3 * nrows + 0.8), layout="constrained")
-    axes = fig.subplots(nrows, ncols, squeeze=False).flat
+    axes = list(fig.subplots(nrows, ncols, squeeze=False).flat)
     keys = method_key(data)  # with the classifier when there are several
+    several = data["classifier"].nunique() > 1
+    methods = sorted(keys.unique())
+    colour = {m: f"C{i % 10}" for i, m in enumerate(methods)}
     for ax, dataset in zip(axes, datasets, strict=False):
         d = data[data["dataset"] == dataset]
-        for i, (_, g) in enumerate(d.groupby(["selector", "classifier"], sort=True)):
-            colour = f"C{i % 10}"
-            name = display_name(keys[g.index[0]], labels)
+        for _, g in d.groupby(["selector", "classifier"], sort=True):
+            key = keys[g.index[0]]
             num = g[g["n_features"].astype(str).str.isdigit()].copy()
             num["k"] = num["n_features"].astype(int)
             num = num.groupby("k")[["mean", "std"]].mean().sort_index()
             if not num.empty:
                 k, m = num.index.to_numpy(), num["mean"].to_numpy()
                 s = num["std"].fillna(0).to_numpy()
-                ax.plot(k, m, color=colour, marker=".", label=name)
-                ax.fill_between(k, m - s, m + s, color=colour, alpha=0.15,
+                ax.plot(k, m, color=colour[key], marker=".",
+                        label=display_name(key, labels))
+                ax.fill_between(k, m - s, m + s, color=colour[key], alpha=0.15,
                                 linewidth=0)
-            base = g[g["n_features"].astype(str) == "all"]
-            if not base.empty:
-                ax.axhline(float(base["mean"].mean()), color=colour,
-                           linestyle="--", linewidth=0.8)
+        draw_baselines(ax, d, several, labels)
+        note = params_note(dataset_params, dataset, labels)
+        if note:
+            ax.text(0.99, 0.98, note, transform=ax.transAxes, ha="right",
+                    va="top", fontsize="x-small", color="dimgrey")
         ax.set_title(dataset)
         ax.set_xlabel("number of features")
-        ax.set_ylabel(metric)
-    for ax in list(axes)[len(datasets):]:
+        ax.set_ylabel(metric_label(metric))
+    for ax in axes[len(datasets):]:
         ax.set_visible(False)
-    handles, names = fig.axes[0].get_legend_handles_labels()
-    if handles:
-        fig.legend(handles, names, loc="outside lower center",
-                   ncol=min(len(names), 5), frameon=False, fontsize="small")
-    fig.suptitle(title or f"{metric}: mean over folds, band +- 1 s.d. "
-                          "(dashed: all features)")
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    FigureCanvasAgg(fig)
-    with atomic_path(png) as tmp:
-        fig.savefig(tmp, dpi=90, metadata={"Software": None})
+    legend: dict[str, Any] = {}
+    for ax in axes[:len(datasets)]:  # every method once, whichever panel has it
+        for handle, name in zip(*ax.get_legend_handles_labels(), strict=True):
+            legend.setdefault(name, handle)
+    if legend:
+        fig.legend(list(legend.values()), list(legend), loc="outside lower center",
+                   ncol=min(len(legend), 5), frameon=False, fontsize="small")
+    fig.suptitle(title or f"{metric_label(metric)}: mean over folds, band +- 1 "
+                          "s.d. (dashed: all features)")
+    save_figure(fig, png, dpi=80)
+    return fig
 
 
 def summary_info(experiments: Mapping[str, Mapping[str, Any]],
                  files: Sequence[str]) -> dict[str, dict[str, Any]]:
     """Collect each experiment's entries of :func:`write_summary` from the
-    rule's input files (paths under ``results/<experiment>/``)."""
+    rule's input files (paths under ``results/<experiment>/``): the verdict
+    table (``tables/robust_claims.tsv`` when an input, else
+    ``tables/claims.tsv``), ``stats/<metric>_cd.png``,
+    ``plots/headline.png`` and ``tables/paper/<metric>.html``."""
     import yaml
 
     out: dict[str, dict[str, Any]] = {}
     for name, x in experiments.items():
         prefix = os.path.join("results", name) + os.sep
         mine = [f for f in files if os.path.normpath(f).startswith(prefix)]
+        verdicts = ([f for f in mine if f.endswith("robust_claims.tsv")]
+                    or [f for f in mine if f.endswith("claims.tsv")])
+        stats = x.get("stats") or {}
+        metrics = list(stats.get("metrics") or [])
         info: dict[str, Any] = {
             "description": x.get("description", ""), "datasets": x["datasets"],
-            "claims": next((f for f in mine if f.endswith("claims.tsv")), None),
-            "cd": sorted(f for f in mine if f.endswith("_cd.png")),
+            "claims": verdicts[0] if verdicts else None,
+            "cd_by_metric": {os.path.basename(f)[:-len("_cd.png")]: f
+                             for f in mine if f.endswith("_cd.png")},
             "headline": next((f for f in mine if f.endswith("headline.png")), None),
+            "headline_metric": metrics[0] if metrics else None,
+            "paper_tables": {os.path.basename(f)[:-len(".html")]: f for f in mine
+                             if os.sep + "paper" + os.sep in os.path.normpath(f)
+                             and f.endswith(".html")},
+            "table_k": stats.get("n_features"),
         }
         if x.get("claims"):
             with open(x["claims"], encoding="utf-8") as fh:
                 data = yaml.safe_load(fh)
             info["paper"] = " ".join(str(data.get("paper", "")).split())
             named = set()
+            specs = {}
             for c in data.get("claims", []):
                 if c.get("experiment", data.get("experiment")) == name:
                     q = c.get("quantity") or {}
                     named |= set(q.get("datasets") or []) | (
                         {q["dataset"]} if "dataset" in q else set())
+                    if "id" in c:
+                        specs[str(c["id"])] = c
+            info["claim_specs"] = specs
             info["unavailable"] = {d: r for d, r in
                                    (data.get("unavailable") or {}).items()
                                    if d in named}

@@ -169,10 +169,11 @@ def method_names(entries: list[dict[str, Any]]) -> dict[str, list[str]]:
     that names methods.
 
     First the readable label (figures, tables): the entry's ``label``, else
-    its registry name; when several entries share a registry name and have
-    no label, their own ``id`` (if set) or the name numbered in config order,
-    never a hash. Then the other names a claims file may use: the registry
-    name (when only one entry has it), the ``label`` and the identifier.
+    its own ``id`` (the key of the result tables), else its registry name;
+    when several entries share a registry name and have neither, the name
+    numbered in config order, never a hash. Then the other names a claims
+    file may use: the registry name (when only one entry has it), the
+    ``label`` and the identifier.
 
     >>> method_names([{"name": "mim-br", "params": {"a": 1}},
     ...               {"id": "g1", "name": "gm"},
@@ -191,10 +192,12 @@ def method_names(entries: list[dict[str, Any]]) -> dict[str, list[str]]:
         unique = names.count(name) == 1
         if e.get("label"):
             label = str(e["label"])
+        elif e.get("id"):  # the tables' key: figures and tables agree
+            label = str(e["id"])
         elif unique:
             label = name
         else:
-            label = str(e["id"]) if e.get("id") else f"{name} #{seen[name]}"
+            label = f"{name} #{seen[name]}"
         aliases = [name] if unique else []
         aliases += [str(e["label"])] if e.get("label") else []
         out[ident] = list(dict.fromkeys([label, *aliases, ident]))

@@ -165,6 +165,23 @@ class Plan:
                 return name
         return experiment
 
+    @staticmethod
+    def batch_keys(wildcards) -> dict[str, str]:
+        """The dataset, split and batch of a batch job (its split's keys)."""
+        return {k: getattr(wildcards, k) for k in ("dataset", "split", "batch")}
+
+    def method_order(self, wildcards) -> list[str]:
+        """The experiment's selector ids in config order (table columns)."""
+        return [method_id(e) for e in self.experiments[wildcards.experiment]
+                ["selectors"]]
+
+    def dataset_params(self, wildcards) -> dict[str, Any]:
+        """Parameters the experiment's selectors set per dataset, by id (the
+        figures name them, e.g. each dataset's granule count)."""
+        x = self.experiments[wildcards.experiment]
+        return canonical({method_id(e): e["dataset_params"] for e in x["selectors"]
+                          if e.get("dataset_params")})
+
     def study(self, wildcards) -> str:
         """:meth:`study_of` a job's experiment (the claims rule's param)."""
         return self.study_of(wildcards.experiment)

@@ -1,11 +1,14 @@
-"""What a run was made of: its config and the versions of every package."""
+"""What a run was made of: the code's git commit, its config and the
+versions of every package."""
 
 from __future__ import annotations
 
 import os
 import platform
+import subprocess
 import sys
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -23,10 +26,45 @@ def package_versions() -> dict[str, str]:
     return dict(sorted(versions.items()))
 
 
+def _git(directory: Path, *args: str) -> str | None:
+    try:
+        proc = subprocess.run(["git", "-C", str(directory), *args],
+                              capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return proc.stdout.strip() if proc.returncode == 0 else None
+
+
+def code_version(directory: str | os.PathLike | None = None) -> str:
+    """The git commit of the code that runs, and whether its tree was dirty.
+
+    ``directory`` defaults to the folder of the installed package (an
+    editable install of a checkout: that checkout). Without git or a
+    checkout, says so with the package's version.
+    """
+    here = Path(directory) if directory is not None else Path(__file__).parent
+    commit = _git(here, "rev-parse", "HEAD")
+    if commit is None:
+        try:
+            version = metadata.version("mlfsbench")
+        except metadata.PackageNotFoundError:
+            version = "unknown"
+        return f"not a git checkout (mlfsbench {version}): commit unknown"
+    changed = _git(here, "status", "--porcelain", "--untracked-files=no")
+    if changed is None:
+        return f"git {commit} (tree state unknown)"
+    if changed:
+        n = len(changed.splitlines())
+        return f"git {commit} (dirty: {n} tracked file{'s' * (n != 1)} changed)"
+    return f"git {commit} (clean)"
+
+
 def write_provenance(config: dict[str, Any], out: str | os.PathLike) -> None:
-    """Write the config (YAML) and the Python and package versions."""
+    """Write the code's commit, the config (YAML) and the Python and package
+    versions."""
     lines = [
         "# mlfsbench run provenance",
+        f"code: {code_version()}",
         f"python: {sys.version.split()[0]} ({platform.platform()})",
         "",
         "## config",

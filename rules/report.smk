@@ -1,0 +1,34 @@
+# The papers' tables regenerated: per experiment and compared metric, the
+# dataset x method table at the stats' K, as TSV, Markdown, LaTeX and HTML.
+rule paper_table:
+    input:
+        summary=rules.aggregate.output.summary,
+        stats=rules.stats.output.json,
+    output:
+        tsv="results/{experiment}/tables/paper/{metric}.tsv",
+        md="results/{experiment}/tables/paper/{metric}.md",
+        tex="results/{experiment}/tables/paper/{metric}.tex",
+        html=report(
+            "results/{experiment}/tables/paper/{metric}.html",
+            caption="../report/paper_table.rst",
+            category="{experiment}",
+            subcategory="paper tables",
+            labels={"metric": "{metric}"},
+        ),
+    log:
+        "logs/{experiment}/paper_table/{metric}.log",
+    benchmark:
+        "benchmarks/{experiment}/paper_table/{metric}.tsv"
+    conda:
+        "../envs/mlfsbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    params:
+        options=stats_options,
+        labels=labels,
+        order=method_order,
+        code=code("paper_table.py"),
+    script:
+        "../scripts/paper_table.py"

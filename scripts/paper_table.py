@@ -1,0 +1,22 @@
+"""Snakemake adapter: one metric's paper-style table (TSV, Markdown, LaTeX, HTML)."""
+
+from mlfsbench.report.paper_tables import write_paper_table
+from mlfsbench.workflow.logutil import log_to
+
+
+def main(summary, stats, metric, experiment, outs, options, labels=None,
+         order=None):
+    write_paper_table(summary, stats, metric, experiment, outs,
+                      n_features=options["n_features"], labels=labels, order=order,
+                      decimals=options.get("round"))
+
+
+if __name__ == "__main__":
+    smk = snakemake  # noqa: F821 (injected by Snakemake)
+    with log_to(smk.log[0]):
+        out = smk.output
+        main(smk.input.summary, smk.input.stats, smk.wildcards.metric,
+             smk.wildcards.experiment,
+             {"tsv": out.tsv, "md": out.md, "tex": out.tex, "html": out.html},
+             dict(smk.params.options), dict(smk.params.labels),
+             list(smk.params.order))

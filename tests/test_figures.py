@@ -1,0 +1,134 @@
+"""The report's figures: one test per defect of issue #27 (each fails on the
+figures as they were drawn before)."""
+
+from __future__ import annotations
+
+import matplotlib.image as mpimg
+import numpy as np
+import pandas as pd
+
+from mlfsbench.report.aggregate import plot_dataset
+from mlfsbench.report.compare import cd_title, write_comparison
+from mlfsbench.report.names import metric_label
+from mlfsbench.report.selections import stability_plot
+from mlfsbench.report.summary import headline_plot
+from mlfsbench.workflow.config import method_labels
+
+SELECTORS = ("mim", "pmu", "gm2")
+
+
+def summary_frame(datasets=("a", "b", "c", "d", "e"), classifiers=("mlknn",),
+                  metrics=("hamming_loss",)) -> pd.DataFrame:
+    rows = []
+    for i, d in enumerate(datasets):
+        for metric in metrics:
+            for clf in classifiers:
+                for j, sel in enumerate(SELECTORS):
+                    for k in ("1", "2", "3"):
+                        rows.append((d, "cv", sel, clf, k, metric,
+                                     0.1 + 0.01 * (i + j + int(k)), 0.02, 3))
+                    rows.append((d, "cv", sel, clf, "all", metric, 0.15 + 0.01 * i,
+                                 0.01, 3))
+    return pd.DataFrame(rows, columns=["dataset", "split", "selector", "classifier",
+                                       "n_features", "metric", "mean", "std",
+                                       "folds"])
+
+
+def dashed(ax):
+    return [line for line in ax.get_lines() if line.get_linestyle() == "--"]
+
+
+def test_headline_hides_its_empty_axes(tmp_path):
+    # five datasets on a 2 x 4 grid: three panels have no data
+    fig = headline_plot(summary_frame(), "hamming_loss", tmp_path / "h.png")
+    shown = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(fig.axes) == 8 and len(shown) == 5
+    assert all(ax.get_lines() for ax in shown)
+
+
+def test_all_features_is_one_neutral_line_labelled_once(tmp_path):
+    fig = headline_plot(summary_frame(), "hamming_loss", tmp_path / "h.png")
+    for ax in fig.axes[:5]:
+        (line,) = dashed(ax)  # one line, not one per selector
+        assert line.get_color() == "black"
+    texts = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert texts.count("all features") == 1 and len(texts) == len(SELECTORS) + 1
+    fig = plot_dataset(summary_frame(metrics=("hamming_loss", "one_error")), "a",
+                       tmp_path / "a.png", tmp_path / "a.pdf")
+    for ax in fig.axes[:2]:
+        (line,) = dashed(ax)
+        assert line.get_color() == "black"
+
+
+def test_one_baseline_per_classifier_in_greys(tmp_path):
+    fig = headline_plot(summary_frame(classifiers=("c1", "c2")), "hamming_loss",
+                        tmp_path / "h.png", labels={"c2": "BR-LR"})
+    lines = dashed(fig.axes[0])
+    assert [line.get_label() for line in lines] == ["all features / c1",
+                                                    "all features / BR-LR"]
+    assert {line.get_color() for line in lines} <= {"black", "dimgrey"}
+
+
+def test_figure_names_equal_table_ids():
+    entries = [{"id": "mi-forward", "name": "knnmi-forward"},
+               {"id": "gmrmr-2", "name": "granular-mrmr"},
+               {"id": "gmrmr-3", "name": "granular-mrmr"},
+               {"name": "pmu", "label": "PMU"}, {"name": "mdmr"}]
+    assert list(method_labels(entries).values()) == ["mi-forward", "gmrmr-2",
+                                                     "gmrmr-3", "PMU", "mdmr"]
+
+
+def test_per_dataset_parameters_are_shown(tmp_path):
+    params = {"gm2": {"a": {"granules": 9}, "b": {"granules": 5}}}
+    fig = headline_plot(summary_frame(), "hamming_loss", tmp_path / "h.png",
+                        labels={"gm2": "gmrmr-2"}, dataset_params=params)
+    notes = [[t.get_text() for t in ax.texts] for ax in fig.axes[:3]]
+    assert notes == [["gmrmr-2: granules=9"], ["gmrmr-2: granules=5"], []]
+    fig = plot_dataset(summary_frame(), "b", tmp_path / "b.png", tmp_path / "b.pdf",
+                       {"gm2": "gmrmr-2"}, dataset_params=params)
+    names = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "gmrmr-2 [granules=5] / mlknn (cv)" in names
+
+
+def test_metric_labels_carry_their_direction(tmp_path):
+    assert metric_label("hamming_loss") == "Hamming loss (lower is better)"
+    assert metric_label("average_precision") == "average precision (higher is better)"
+    fig = headline_plot(summary_frame(), "hamming_loss", tmp_path / "h.png")
+    assert fig.axes[0].get_ylabel() == "Hamming loss (lower is better)"
+    fig = plot_dataset(summary_frame(metrics=("average_precision",)), "a",
+                       tmp_path / "a.png", tmp_path / "a.pdf")
+    assert fig.axes[0].get_title() == "average precision (higher is better)"
+
+
+def test_cd_title_names_n_and_k(tmp_path):
+    title = cd_title("hamming_loss", {"n_datasets": 5, "n_features": "mean"}, None,
+                     0.5)
+    assert "N = 5 datasets" in title and "mean over the K" in title
+    assert "Nemenyi" in title and "lower is better" in title
+    path = tmp_path / "s.tsv"
+    summary_frame().to_csv(path, sep="\t", index=False)
+    write_comparison(path, "hamming_loss", tmp_path / "s.json", tmp_path / "cd.png",
+                     n_features=2, control="mim")
+    height, width = mpimg.imread(tmp_path / "cd.png").shape[:2]
+    assert width >= 600 and height >= 150  # readable shown at its own size
+
+
+def test_stability_figure_wraps_and_has_one_legend(tmp_path):
+    rows = [(d, "cv", s, k, 0.5 + 0.01 * k, 0.4, 0.6, 5)
+            for d in "abcdefgh" for s in SELECTORS for k in (1, 2, 3)]
+    table = pd.DataFrame(rows, columns=["dataset", "split", "selector", "n_features",
+                                        "stability", "ci_low", "ci_high", "folds"])
+    fig = stability_plot(table, tmp_path / "st.png")
+    assert len(fig.legends) == 1 and all(ax.get_legend() is None for ax in fig.axes)
+    assert len(fig.legends[0].get_texts()) == len(SELECTORS)
+    height, width = mpimg.imread(tmp_path / "st.png").shape[:2]
+    assert width <= 4 * 4 * 100 and height > 400  # two rows of four, not a strip
+
+
+def test_figures_are_compressed_and_reproducible(tmp_path):
+    for name in ("one.png", "two.png"):
+        headline_plot(summary_frame(), "hamming_loss", tmp_path / name)
+    one, two = ((tmp_path / n).read_bytes() for n in ("one.png", "two.png"))
+    assert one == two
+    assert len(one) < 80_000
+    assert np.asarray(mpimg.imread(tmp_path / "one.png")).ndim == 3

@@ -1,0 +1,39 @@
+"""Provenance: the commit of the code that ran and whether its tree was dirty."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from mlfsbench.workflow.provenance import code_version, write_provenance
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+
+
+def git(repo, *args):
+    return subprocess.run(["git", "-C", str(repo), "-c", "user.name=t",
+                           "-c", "user.email=t@example.org", *args], check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def test_commit_clean_and_dirty(tmp_path):
+    git(tmp_path, "init", "-q")
+    (tmp_path / "a.py").write_text("x = 1\n")
+    git(tmp_path, "add", "a.py")
+    git(tmp_path, "commit", "-q", "-m", "one")
+    sha = git(tmp_path, "rev-parse", "HEAD")
+    assert code_version(tmp_path) == f"git {sha} (clean)"
+    (tmp_path / "a.py").write_text("x = 2\n")
+    assert code_version(tmp_path) == f"git {sha} (dirty: 1 tracked file changed)"
+
+
+def test_without_a_checkout_says_so(tmp_path):
+    assert code_version(tmp_path).startswith("not a git checkout (mlfsbench ")
+
+
+def test_provenance_file_names_the_code(tmp_path):
+    write_provenance({"seed": 1}, tmp_path / "p.txt")
+    lines = (tmp_path / "p.txt").read_text().splitlines()
+    assert lines[1].startswith("code: ") and lines[1] == f"code: {code_version()}"
