@@ -436,15 +436,17 @@ def test_documentation_edits_rerun_nothing(completed, mirror):
     ("estimators/selectors/jmi.py", Counter()),
     ("estimators/selectors/mim.py", Counter(
         select=1, classify=1, aggregate=1, plot=1, stats=2, ranks=1, runtime=1,
-        stability=1, headline=1, summary=1, all=1)),
+        stability=1, headline=1, summary=1, all=1, paper_table=2)),
     ("evaluation/metrics.py", Counter(
         classify=2, aggregate=1, plot=1, stats=2, ranks=1, headline=1, summary=1,
-        all=1)),
-    # the CD diagram is drawn by the stats jobs; ranks and the summary page
-    # read their files
-    ("report/cd_diagram.py", Counter(stats=2, ranks=1, summary=1, all=1)),
-    # tiny has no claims file: the claims module concerns none of its jobs
-    ("report/claims.py", Counter()),
+        all=1, paper_table=2)),
+    # the CD diagram is drawn by the stats jobs; ranks, the paper tables and
+    # the summary page read their files
+    ("report/cd_diagram.py", Counter(stats=2, ranks=1, summary=1, all=1,
+                                     paper_table=2)),
+    # tiny has no claims file: of its jobs only the summary page, which links
+    # claims to their evidence through the claims module, reaches it
+    ("report/claims.py", Counter(summary=1, all=1)),
 ])
 def test_code_edits_rerun_the_jobs_that_depend_on_them(completed, mirror, module,
                                                        expected):
@@ -485,7 +487,7 @@ def test_claim_rule_edits_rerun_that_studys_claims_only(tmp_path, completed,
         claims=1, summary=1, all=1)
     env = _edited_package(workdir, "report/cd_diagram.py")
     assert rules_of(planned(workdir, mirror, configfile, env=env)) == Counter(
-        stats=2, ranks=1, claims=1, summary=1, all=1)
+        stats=2, ranks=1, claims=1, summary=1, all=1, paper_table=2)
 
 
 @pytest.mark.parametrize("correct", [True, False])
