@@ -309,6 +309,25 @@ def test_artificial_problem_checks(results):
                                               "holds in 0 of 2 draws")
 
 
+def test_artificial_claim_takes_its_entry_from_the_run(results):
+    # Doquire 2013's chi2 reading: Chi2 with its phase 2 merges the twin
+    # f15 = 2 f5 away; its discretization with the plain statistic keeps the
+    # three leaders. The claim names the experiment's entry, so each run of
+    # the reading judges its own chi2.
+    q = {"problem": 1, "method": "chi2-lp", "params": {"discretization": "chi2"},
+         "entry": "chi2", "repeats": 2, "check": "first_set",
+         "features": [4, 14, 10]}
+    runs = {}
+    for option, params in (("statistic", {"chi2": "statistic"}), ("phase 2", {})):
+        results.params = {"chi2": lambda d, p=params: dict(p)}
+        runs[option] = verdict(claim("artificial", quantity=q), results)["ours"]
+    assert runs == {"statistic": "holds in 2 of 2 draws",
+                    "phase 2": "holds in 0 of 2 draws"}
+    results.params = {}
+    assert verdict(claim("artificial", quantity=q), results)["verdict"] == \
+        NOT_CHECKABLE
+
+
 def test_evaluate_claims_filters_by_experiment(results):
     data = {"study": "s", "paper": "p", "experiment": "x",
             "claims": [claim("friedman", quantity={"metric": "hamming_loss"},

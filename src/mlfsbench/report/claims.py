@@ -832,7 +832,12 @@ def _rule_artificial(claim, results):
     from mlfsbench.report.artificial import run_problem
 
     q = claim["quantity"]
-    rankings, scores = run_problem(q["problem"], q["method"], q.get("params", {}),
+    params = dict(q.get("params", {}))
+    if "entry" in q:  # the experiment's entry, under this run's readings
+        if q["entry"] not in results.params:
+            raise NotCheckable(f"no selector {q['entry']!r} in this experiment")
+        params.update(results.params[q["entry"]](None))
+    rankings, scores = run_problem(q["problem"], q["method"], params,
                                    repeats=int(q.get("repeats", 20)),
                                    n=int(q.get("n", 1000)),
                                    discretize=q.get("discretize"))
