@@ -742,27 +742,10 @@ def _rule_empty_subset(claim, results):
 
 
 def _rule_degradation(claim, results):
-    q = claim["quantity"]
-    datasets, note = _datasets(claim, results)
-    s = results.summary
-    worse, total = 0, 0
-    for metric in _metrics(q):
-        greater = _greater(metric)
-        for d in datasets:
-            rows = s[(s["dataset"] == d) & (s["metric"] == metric)]
-            base = rows[rows["n_features"] == "all"]["mean"].mean()
-            for name in q["methods"]:
-                at = rows[(rows["selector"] == results.method(name))
-                          & (rows["n_features"] == "selected")]
-                if at.empty:
-                    continue  # an empty subset: the paper's "-" cells
-                mean, std = float(at["mean"].iloc[0]), float(at["std"].fillna(0)
-                                                             .iloc[0])
-                total += 1
-                gap = (base - mean) if greater else (mean - base)
-                worse += gap > std
-    if total == 0:
+    cells, note = _degraded_cells(claim, results)
+    if not cells:
         raise NotCheckable("no cell at the selected subset")
+    worse, total = sum(c[3] for c in cells), len(cells)
     share = worse / total
     ours = f"{worse} of {total} cells ({100 * share:.1f} %)"
     return share <= float(claim["tolerance"]) + 1e-12, ours, note
