@@ -71,6 +71,10 @@ def planned(workdir: Path, mirror: str, configfile="config/tiny.yaml", env=None)
     proc = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True,
                           timeout=TIMEOUT, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    # Why each job is planned, shown by pytest when the test fails.
+    print("\n".join(line for line in proc.stdout.splitlines()
+                    if re.match(r"\s*(?:(?:local)?rule \w+:|reason:|wildcards:)",
+                                line))[:20000])
     jobs = []
     for block in re.split(r"\n(?=(?:local)?rule \w+:)", proc.stdout):
         m = re.match(r"(?:local)?rule (\w+):", block.strip())

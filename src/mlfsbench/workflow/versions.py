@@ -221,7 +221,11 @@ def reached(*roots: tuple[str, str | None],
     """
     counted: set[str] = set()
     seen: set[tuple[str, str | None]] = set()
+    # ids of the nodes walked; ``kept`` holds the nodes themselves, so that
+    # no id is reused by a node parsed later (a script's tree is not cached
+    # and would otherwise be freed once walked)
     walked: set[int] = set()
+    kept: list[ast.AST] = []
     todo: list[tuple[_Module, list[ast.AST]]] = []
 
     def everything(info: _Module) -> list[ast.AST]:
@@ -270,6 +274,7 @@ def reached(*roots: tuple[str, str | None],
             if id(node) in walked:
                 continue
             walked.add(id(node))
+            kept.append(node)
             bases: set[int] = set()  # names used as `module.attribute`
             for sub in ast.walk(node):
                 if isinstance(sub, ast.Import | ast.ImportFrom):
