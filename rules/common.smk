@@ -195,4 +195,19 @@ def all_targets():
             out.append(rules.transformations_table.output.table.format(experiment=e))
         plots = (rules.plot.output.png, rules.plot.output.pdf)
         out += [p.format(experiment=e, dataset=d) for d in x["datasets"] for p in plots]
-    return out
+    return out + cached_results()
+
+
+def cached_results():
+    """Every experiment's per-fold results in results/shared/ (selections,
+    metrics, label transformations): targets themselves, so a deleted one is
+    computed again (with what depends on it), not only when a table that
+    reads it reruns (issue 29, S7)."""
+    out = {}
+    for e in EXPERIMENTS:
+        for kind in ("select", "classify", "transform"):
+            out.update(dict.fromkeys(_outputs(e, kind)[0]))
+        labels = rules.transform.output.labels
+        jobs = PLAN.outputs(e, "transform")
+        out.update(dict.fromkeys(labels.format(**j.keys) for j in jobs))
+    return list(out)

@@ -115,7 +115,8 @@ def test_classify_batch_equals_per_fold_classify_and_evaluate(files, tmp_path):
         classifier="mlknn", params={"k": 5}, grid=[1, 4, "all"], seed=0,
         keys=keys, predictions_dir=tmp_path / "pred")
     assert sorted(p.name for p in (tmp_path / "pred").iterdir()) == [
-        "fold0.npz", "fold1.npz", "fold2.npz"]
+        "fold0.npz", "fold0.npz.sha256", "fold1.npz", "fold1.npz.sha256",
+        "fold2.npz", "fold2.npz.sha256"]  # each with its checksum (S7)
     records = stages.read_selections(tmp_path / "s.json")
     ds = Dataset.load(data)
     for fold in (0, 1, 2):

@@ -126,7 +126,7 @@ def test_complete_run_outputs(completed):
         assert (completed / f"results/tiny/plots/emotions.{ext}").stat().st_size > 1000
     # One selection job for both folds; its records carry their keys and
     # each fold its own derived seed.
-    selections = list((completed / BATCH / "select").iterdir())
+    selections = list((completed / BATCH / "select").glob("*.json"))
     assert [p.name.startswith("mim-br-") for p in selections] == [True]
     import json
 

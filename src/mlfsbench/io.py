@@ -15,15 +15,29 @@ table (:data:`METRIC_COLUMNS`), the name of the all-features baseline
 (:data:`BASELINE`), the TSV format of every table (:func:`format_table`) and
 the reader of selection files (:func:`read_selections`). This module imports
 no other module of the package.
+
+Cached results carry a checksum beside them (issue 29, S7): a writer given
+``checksum=True`` first writes ``<file>.sha256`` (the sha256 of the bytes
+about to be written, in ``sha256sum``'s format, so ``sha256sum -c`` checks it
+in the file's folder), then the file, both atomically; :func:`read_checked`
+reads a result's bytes once, hashes them and compares, and raises
+:class:`CacheIntegrityError` naming the file, both checksums and the way to
+recover when they differ. A result without a checksum file (written before
+checksums were recorded) is read, with one warning per reading stage
+(:func:`warn_unrecorded`); it is not recorded on read, since nothing tells
+whether it is still what its job wrote.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import io
 import json
+import logging
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +53,10 @@ METRIC_COLUMNS = ["dataset", "split", "fold", "selector", "classifier",
 #: The name of the all-features baseline in the tables, the statistics and
 #: the claims (and the prefix of its cache ids).
 BASELINE = "all-features"
+#: Suffix of the checksum file beside a cached result.
+CHECKSUM_SUFFIX = ".sha256"
+
+log = logging.getLogger(__name__)
 
 
 def _umask() -> int:
@@ -77,10 +95,29 @@ def atomic_path(path: str | os.PathLike, suffix: str | None = None) -> Iterator[
             tmp_path.unlink()
 
 
-def write_text(path: str | os.PathLike, text: str) -> None:
-    """Atomically write ``text`` to ``path``."""
+def write_bytes(path: str | os.PathLike, data: bytes, *,
+                checksum: bool = False) -> None:
+    """Atomically write ``data`` to ``path``; with ``checksum``, first its
+    sha256 to ``<path>.sha256`` (:func:`checksum_path`).
+
+    The checksum file goes first: a job killed between the two writes leaves
+    a checksum without its file (Snakemake reruns the job), never a result
+    without its checksum.
+    """
+    path = Path(path)
+    if checksum:
+        digest = hashlib.sha256(data).hexdigest()
+        with atomic_path(checksum_path(path)) as tmp:
+            tmp.write_bytes(f"{digest}  {path.name}\n".encode())
     with atomic_path(path) as tmp:
-        tmp.write_text(text, encoding="utf-8")
+        tmp.write_bytes(data)
+
+
+def write_text(path: str | os.PathLike, text: str, *,
+               checksum: bool = False) -> None:
+    """Atomically write ``text`` to ``path`` (UTF-8; ``checksum``: see
+    :func:`write_bytes`)."""
+    write_bytes(path, text.encode("utf-8"), checksum=checksum)
 
 
 def _json_default(obj: Any) -> Any:
@@ -129,13 +166,22 @@ def dumps_json(obj: Any) -> str:
                       default=_json_default) + "\n"
 
 
-def write_json(path: str | os.PathLike, obj: Any) -> None:
-    """Atomically write ``obj`` as deterministic JSON."""
-    write_text(path, dumps_json(obj))
+def write_json(path: str | os.PathLike, obj: Any, *, checksum: bool = False) -> None:
+    """Atomically write ``obj`` as deterministic JSON (``checksum``: see
+    :func:`write_bytes`)."""
+    write_text(path, dumps_json(obj), checksum=checksum)
 
 
-def save_npz(path: str | os.PathLike, **arrays: Any) -> None:
-    """Atomically write arrays with :func:`numpy.savez_compressed`."""
+def save_npz(path: str | os.PathLike, *, checksum: bool = False,
+             **arrays: Any) -> None:
+    """Atomically write arrays with :func:`numpy.savez_compressed`
+    (``checksum``: see :func:`write_bytes`; the archive is then built in
+    memory, the same bytes, and hashed there)."""
+    if checksum:
+        buffer = io.BytesIO()
+        np.savez_compressed(buffer, **arrays)
+        write_bytes(path, buffer.getvalue(), checksum=True)
+        return
     with atomic_path(path) as tmp:
         with open(tmp, "wb") as fh:
             np.savez_compressed(fh, **arrays)
@@ -162,8 +208,104 @@ def read_table(path: str | os.PathLike, **kwargs: Any) -> pd.DataFrame:
                        **kwargs)
 
 
-def read_selections(path: str | os.PathLike) -> list[dict]:
-    """The per-fold records of a selection file (batch or single fold)."""
-    with open(path, encoding="utf-8") as fh:
-        data = json.load(fh)
+def read_selections(path: str | os.PathLike,
+                    unrecorded: list[Path] | None = None) -> list[dict]:
+    """The per-fold records of a selection file (batch or single fold),
+    checked against its recorded checksum (:func:`read_checked`)."""
+    data = json.loads(read_checked(path, unrecorded))
     return data["records"] if "records" in data else [data]
+
+
+# ------------------------------------------------------------------ checksums
+class CacheIntegrityError(ValueError):
+    """A cached result differs from the checksum recorded when it was written
+    (or its checksum file is unreadable)."""
+
+
+def checksum_path(path: str | os.PathLike) -> Path:
+    """The checksum file of a result: ``<path>.sha256``."""
+    path = Path(path)
+    return path.with_name(path.name + CHECKSUM_SUFFIX)
+
+
+def _recovery(path: Path) -> str:
+    return (f"to recompute it, rm -f '{path}' '{checksum_path(path)}' and rerun "
+            "the workflow (mlfsbench run, with the same arguments)")
+
+
+def recorded_checksum(path: str | os.PathLike) -> str | None:
+    """The sha256 recorded beside ``path`` (None without a checksum file)."""
+    path = Path(path)
+    record = checksum_path(path)
+    try:
+        text = record.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return None
+    digest = text.split(maxsplit=1)[0].lower() if text.strip() else ""
+    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        raise CacheIntegrityError(
+            f"{record}: not a sha256 record of {path.name} (expected '<64 hex "
+            f"digits>  {path.name}', found {text[:80]!r}); {_recovery(path)}")
+    return digest
+
+
+def read_checked(path: str | os.PathLike,
+                 unrecorded: list[Path] | None = None) -> bytes:
+    """The bytes of a cached result, read once and checked against the
+    sha256 recorded beside it when it was written.
+
+    A difference raises :class:`CacheIntegrityError` naming the file, both
+    checksums and how to recover. A result without a checksum file (written
+    before checksums were recorded) is returned as read and appended to
+    ``unrecorded``, for the caller to warn once (:func:`warn_unrecorded`);
+    without that list the warning is logged at once.
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"{path}: missing (a cached result this stage reads); rerun the "
+            "workflow (mlfsbench run, with the same arguments) to regenerate "
+            "it") from None
+    recorded = recorded_checksum(path)
+    if recorded is None:
+        if unrecorded is None:
+            warn_unrecorded([path])
+        else:
+            unrecorded.append(path)
+        return data
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != recorded:
+        raise CacheIntegrityError(
+            f"{path}: changed since its job wrote it (sha256 {recorded[:16]}... "
+            f"recorded in {checksum_path(path).name}, the file's is "
+            f"{actual[:16]}...); {_recovery(path)}")
+    return data
+
+
+def verify_files(paths: Sequence[str | os.PathLike | None],
+                 unrecorded: list[Path] | None = None) -> None:
+    """:func:`read_checked` of each file given (None: skipped); those without
+    a checksum go to ``unrecorded``, or, without it, into one warning."""
+    found: list[Path] = [] if unrecorded is None else unrecorded
+    for path in paths:
+        if path is not None:
+            read_checked(path, found)
+    if unrecorded is None:
+        warn_unrecorded(found)
+
+
+def warn_unrecorded(paths: Sequence[str | os.PathLike]) -> None:
+    """One warning for results read without a recorded checksum (none: no
+    warning)."""
+    if not paths:
+        return
+    shown = ", ".join(str(p) for p in paths[:3])
+    more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
+    log.warning(
+        "%d cached result(s) have no recorded checksum (written before checksums "
+        "were recorded, or the .sha256 file was deleted) and are used "
+        "unverified: %s%s. To have them checked, delete them and rerun the "
+        "workflow: their jobs write them again with a checksum.",
+        len(paths), shown, more)

@@ -1,7 +1,13 @@
-"""Aggregation of per-fold metric tables into result tables and plots."""
+"""Aggregation of per-fold metric tables into result tables and plots.
+
+The cached per-fold files are checked against the checksums recorded when
+they were written (:func:`mlfsbench.io.read_checked`) before any table is
+built: an edited value stops the stage, naming the file.
+"""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from collections.abc import Sequence
@@ -14,7 +20,9 @@ from mlfsbench.io import (
     METRIC_COLUMNS,
     atomic_path,
     format_table,
+    read_checked,
     read_table,
+    warn_unrecorded,
     write_text,
 )
 from mlfsbench.report.render import write_html_table
@@ -28,11 +36,14 @@ def _k_order(values: pd.Series) -> pd.Series:
     return values.map(lambda v: special.get(str(v)) or float(v))
 
 
-def _read_labelled(path: PathLike, labels: dict[str, Any] | None) -> pd.DataFrame:
-    """A metrics table of the shared cache, its key columns replaced by the
-    names one experiment gives them (``labels``: e.g. ``split``,
-    ``selector``, ``classifier``)."""
-    frame = read_table(path, dtype={"n_features": str})
+def _read_labelled(path: PathLike, labels: dict[str, Any] | None,
+                   unrecorded: list | None = None) -> pd.DataFrame:
+    """A metrics table of the shared cache, checked against its recorded
+    checksum (:func:`~mlfsbench.io.read_checked`; without one, appended to
+    ``unrecorded``), its key columns replaced by the names one experiment
+    gives them (``labels``: e.g. ``split``, ``selector``, ``classifier``)."""
+    frame = read_table(io.BytesIO(read_checked(path, unrecorded)),
+                       dtype={"n_features": str})
     for column, value in (labels or {}).items():
         frame[column] = value
     return frame
@@ -48,8 +59,10 @@ def collect(paths: Sequence[PathLike],
     """
     if labels is not None and len(labels) != len(paths):
         raise ValueError(f"{len(paths)} tables but {len(labels)} labels")
-    frames = [_read_labelled(p, None if labels is None else labels[i])
+    unrecorded: list = []
+    frames = [_read_labelled(p, None if labels is None else labels[i], unrecorded)
               for i, p in enumerate(paths)]
+    warn_unrecorded(unrecorded)
     if not frames:
         raise ValueError("no metric tables to aggregate")
     table = pd.concat(frames, ignore_index=True)
@@ -204,9 +217,9 @@ def transformations_table(paths: Sequence[PathLike], out: PathLike, *,
     and transformation to an experiment's names.
     """
     rows = []
+    unrecorded: list = []
     for i, path in enumerate(paths):
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
+        data = json.loads(read_checked(path, unrecorded))
         names = {} if labels is None else labels[i]
         for summary in data.get("records", [data]):
             for key, info in summary.items():
@@ -221,6 +234,7 @@ def transformations_table(paths: Sequence[PathLike], out: PathLike, *,
                     "array": key, "shape": "x".join(map(str, info["shape"])),
                     "classes": info.get("classes"),
                     "discarded": info.get("discarded")})
+    warn_unrecorded(unrecorded)
     table = pd.DataFrame(rows, columns=["dataset", "split", "fold", "transformation",
                                         "array", "shape", "classes", "discarded"])
     table = table.sort_values(["dataset", "split", "transformation", "array", "fold"],

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from mlfsbench.evaluation.stability import stability, top_k_matrix
-from mlfsbench.io import format_table, read_selections, write_text
+from mlfsbench.io import format_table, read_selections, warn_unrecorded, write_text
 from mlfsbench.report.names import display_name
 from mlfsbench.report.render import save_figure, write_html_table
 
@@ -27,20 +27,24 @@ def _selections(paths: Sequence[PathLike],
     """Selection records with their dataset/split/fold/selector keys.
 
     The records carry their keys; ``labels``, aligned with ``paths``,
-    renames the split and selector to an experiment's names.
+    renames the split and selector to an experiment's names. Each file is
+    checked against its recorded checksum first
+    (:func:`~mlfsbench.io.read_selections`).
     """
     if labels is not None and len(labels) != len(paths):
         raise ValueError(f"{len(paths)} selection files but {len(labels)} labels")
     rows = []
+    unrecorded: list = []
     for i, path in enumerate(paths):
         names = {} if labels is None else labels[i]
-        for rec in read_selections(path):
+        for rec in read_selections(path, unrecorded):
             rows.append({"dataset": rec["dataset"],
                          "split": names.get("split", rec["split"]),
                          "fold": int(rec["fold"]),
                          "selector": names.get("selector", rec["selector"]),
                          "seconds": float(rec["seconds"]),
                          "ranking": rec["ranking"]})
+    warn_unrecorded(unrecorded)
     if not rows:
         raise ValueError("no selection records")
     return pd.DataFrame(rows)

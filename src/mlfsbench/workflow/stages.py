@@ -35,6 +35,13 @@ metrics
     feature reduction of Spolaôr et al. 2013, Eq. 10). The workflow's batch
     files hold the cache keys (split protocol, cache ids); an experiment's
     ``metrics.tsv`` its own names for them.
+
+Every file these stages write under ``results/shared/`` (split, codes,
+selection, metrics, labels, kept predictions) has its sha256 recorded beside
+it (``<file>.sha256``, :func:`mlfsbench.io.write_bytes`), and every stage
+checks the cached files it reads against theirs before using them
+(:func:`mlfsbench.io.read_checked`): an edited result stops the job, naming
+the file.
 """
 
 from __future__ import annotations
@@ -53,6 +60,8 @@ from mlfsbench.io import (
     format_table,
     read_selections,
     save_npz,
+    verify_files,
+    warn_unrecorded,
     write_json,
     write_text,
 )
@@ -122,7 +131,7 @@ def split(dataset: PathLike, spec: dict[str, Any], out: PathLike,
         train, test = pairs[i]
         arrays[f"train_{i}"] = np.asarray(train, dtype=np.int64)
         arrays[f"test_{i}"] = np.asarray(test, dtype=np.int64)
-    save_npz(out, n_folds=np.array(len(pairs)), **arrays)
+    save_npz(out, checksum=True, n_folds=np.array(len(pairs)), **arrays)
 
 
 # --------------------------------------------------------------------- batches
@@ -136,13 +145,14 @@ def discretize_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[in
                      out: PathLike, *, strategy: str, bins: int) -> None:
     """:func:`~mlfsbench.workflow.folds.discretize_fold` of every fold of a
     batch: ``X_train_<fold>``, ``X_test_<fold>`` arrays in one ``.npz``."""
+    verify_files([split_file])
     ds = Dataset.load(dataset)
     arrays: dict[str, np.ndarray] = {"folds": np.asarray(folds, dtype=np.int64)}
     for fold in folds:
         train, test = load_fold(split_file, fold)
         arrays[f"X_train_{fold}"], arrays[f"X_test_{fold}"] = discretize_fold(
             *fold_data(ds, train, test), strategy=strategy, bins=bins)
-    save_npz(out, **arrays)
+    save_npz(out, checksum=True, **arrays)
 
 
 def _select_one(dataset, split_file, fold, discretized, method, params, seed):
@@ -165,6 +175,7 @@ def select_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int],
     :func:`~mlfsbench.workflow.seeds.derive_seed` of (``seed``, those keys,
     fold).
     """
+    verify_files([split_file, discretized])
     seeds = [method_seed(seed, keys, f, "selector") for f in folds]
     records = map_folds(_select_one, [(dataset, split_file, f, discretized, method,
                                   params, s) for f, s in zip(folds, seeds,
@@ -176,7 +187,7 @@ def select_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int],
                  record["seconds"])
     result = {**keys, "experiment_seed": seed, "folds": [int(f) for f in folds],
               "records": records}
-    write_json(out, result)
+    write_json(out, result, checksum=True)
     return result
 
 
@@ -189,8 +200,8 @@ def _classify_one(dataset, split_file, fold, record, codes, classifier, params,
                          seed=seed, regression=ds.is_regression,
                          name=f"{record.get('selector')} fold {fold}")
     if predictions_dir is not None:
-        save_npz(os.path.join(predictions_dir, f"fold{fold}.npz"), test=test,
-                 **pred)
+        save_npz(os.path.join(predictions_dir, f"fold{fold}.npz"), checksum=True,
+                 test=test, **pred)
     return evaluate_fold(ds.Y[test], pred, regression=ds.is_regression)
 
 
@@ -208,10 +219,14 @@ def classify_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int]
     output) makes the classifier read discretized features. Predictions are
     kept (``fold<i>.npz`` in ``predictions_dir``) only when that is given.
     """
+    unrecorded: list = []  # cached inputs without a checksum: one warning
+    verify_files([split_file, codes], unrecorded)
     if selection is None:  # every feature, whatever the selector
         records = {f: {"fold": f, "selector": keys["selector"]} for f in folds}
     else:
-        records = {int(r["fold"]): r for r in read_selections(selection)}
+        records = {int(r["fold"]): r for r in read_selections(selection,
+                                                              unrecorded)}
+    warn_unrecorded(unrecorded)
     missing = [f for f in folds if f not in records]
     if missing:
         raise ValueError(f"{selection}: no selection for fold(s) {missing}")
@@ -227,7 +242,7 @@ def classify_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int]
     import pandas as pd
 
     table = pd.DataFrame(rows, columns=METRIC_COLUMNS)
-    write_text(out, format_table(table))
+    write_text(out, format_table(table), checksum=True)
     return table
 
 
@@ -240,6 +255,7 @@ def transform_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int
     Arrays ``<fold>/<part>_<name>`` in one ``.npz``; the summary JSON has one
     record per fold with its keys.
     """
+    verify_files([split_file])
     ds = Dataset.load(dataset)
     arrays: dict[str, np.ndarray] = {}
     records = []
@@ -251,7 +267,7 @@ def transform_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int
                                               seed=fold_seed)
         arrays.update({f"{fold}/{k}": v for k, v in fold_arrays.items()})
         records.append({**keys, "fold": int(fold), "seed": fold_seed, **summary})
-    save_npz(out, **arrays)
+    save_npz(out, checksum=True, **arrays)
     result = {**keys, "folds": [int(f) for f in folds], "records": records}
-    write_json(summary_out, result)
+    write_json(summary_out, result, checksum=True)
     return result
