@@ -307,7 +307,7 @@ def test_edited_cached_value_is_detected_before_the_tables_are_built(
     assert proc.returncode != 0
     relative = table.relative_to(workdir)
     assert f"FAILED aggregate (experiment=tiny): CacheIntegrityError: {relative}: " \
-           "changed since its job wrote it" in proc.stderr
+           "changed since its job wrote it" in proc.stdout + proc.stderr
     log = (workdir / "logs/tiny/aggregate.log").read_text()
     assert f"rm -f '{relative}' '{relative}.sha256'" in log
     assert not (workdir / "results/tiny/tables/metrics.tsv").exists()
