@@ -481,13 +481,19 @@ def write_challenges(experiments: Mapping[str, Sequence[str]],
                      tsv_paths: Mapping[str, PathLike], html_out: PathLike,
                      tsv_out: PathLike, *,
                      pages: Mapping[str, str] | None = None,
-                     reasons: Mapping[str, str] | None = None) -> pd.DataFrame:
+                     reasons: Mapping[str, str] | None = None,
+                     labels: Mapping[str, str] | None = None) -> pd.DataFrame:
     """``results/challenges.html`` and ``.tsv``: every experiment of the run
     (``experiments``: name -> its challenger ids, in config order) with a row
     per challenger and metric from its ``challenge.tsv`` (``tsv_paths``), or
     the reason it has none (no challenger; ``reasons``: e.g. datasets it could
-    not run), and the sentence of :func:`verdict_sentence` per challenger."""
+    not run), and the sentence of :func:`verdict_sentence` per challenger;
+    ``labels``: method id -> its readable name (the TSV keeps the ids)."""
     e = html.escape
+
+    def name(method: str) -> str:
+        return display_name(method, labels)
+
     frames = [read_table(p, dtype={"n_features": str}) for p in tsv_paths.values()]
     rows = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
         columns=COLUMNS)
@@ -496,7 +502,7 @@ def write_challenges(experiments: Mapping[str, Sequence[str]],
     write_text(tsv_out, format_table(cells))
     sentences = []
     for c, g in cells.groupby("challenger", sort=False):
-        sentences.append(f"<li class='verdict'><b>{e(str(c))}</b>: "
+        sentences.append(f"<li class='verdict'><b>{e(name(str(c)))}</b>: "
                          f"{e(verdict_sentence(g))}.</li>")
     body = ["<p>Each challenger against the methods of each study, on the "
             "study's datasets under its protocol and statistics. Better: a lower "
@@ -522,17 +528,19 @@ def write_challenges(experiments: Mapping[str, Sequence[str]],
             continue
         for r in mine.to_dict("records"):
             if pd.isna(r.get("better")):
-                cells_html = [link, e(str(r["challenger"])), e(str(r["metric"])),
+                cells_html = [link, e(name(str(r["challenger"]))),
+                              e(str(r["metric"])),
                               e(str(r["n_features"])), "", "", "", "", "",
                               e(str(r.get("note") or ""))]
             else:
                 sig = str(r["significant"]) in ("True", "true")
                 better = str(r["better"]) in ("True", "true")
                 cells_html = [
-                    link, e(str(r["challenger"])), e(str(r["metric"])),
+                    link, e(name(str(r["challenger"]))), e(str(r["metric"])),
                     e(str(r["n_features"])), f"{float(r['challenger_rank']):.2f}",
                     f"{int(r['place'])} of {int(r['n_methods'])}",
-                    f"{e(str(r['paper_best']))} ({float(r['paper_best_rank']):.2f})",
+                    f"{e(name(str(r['paper_best'])))} "
+                    f"({float(r['paper_best_rank']):.2f})",
                     _num(float(r["p_holm"])),
                     ("yes, significantly" if sig else "yes") if better else "no", ""]
             trs.append(f"<tr id='study-{e(name)}' class='study'>"
