@@ -514,16 +514,16 @@ def write_challenges(experiments: Mapping[str, Sequence[str]],
     head = ["study", "challenger", "metric", "K", "average rank", "place",
             "paper's best (rank)", "Holm p vs best", "better", "note"]
     trs = []
-    for name, challengers in experiments.items():
-        mine = cells[cells["experiment"] == name]
-        link = e(name)
-        if pages and name in pages:
-            link = f"<a href='{e(pages[name])}'>{e(name)}</a>"
+    for study, challengers in experiments.items():
+        mine = cells[cells["experiment"] == study]
+        link = e(study)
+        if pages and study in pages:
+            link = f"<a href='{e(pages[study])}'>{e(study)}</a>"
         if mine.empty:
-            why = (reasons or {}).get(name) or (
+            why = (reasons or {}).get(study) or (
                 "no challenger in this experiment" if not challengers
                 else "no result")
-            trs.append(f"<tr id='study-{e(name)}'><td>{link}</td>"
+            trs.append(f"<tr id='study-{e(study)}'><td>{link}</td>"
                        f"<td colspan='{len(head) - 1}' class='note'>{e(why)}</td></tr>")
             continue
         for r in mine.to_dict("records"):
@@ -543,7 +543,7 @@ def write_challenges(experiments: Mapping[str, Sequence[str]],
                     f"({float(r['paper_best_rank']):.2f})",
                     _num(float(r["p_holm"])),
                     ("yes, significantly" if sig else "yes") if better else "no", ""]
-            trs.append(f"<tr id='study-{e(name)}' class='study'>"
+            trs.append(f"<tr id='study-{e(study)}' class='study'>"
                        + "".join(f"<td>{x}</td>" for x in cells_html) + "</tr>")
     body.append("<div class='scroll'><table id='challenges'><thead><tr>"
                 + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr></thead><tbody>"
