@@ -241,7 +241,8 @@ def challenge_labels():
     out = {}
     for e in CHALLENGED:
         x = MAIN_EXPERIMENTS[e]
-        out.update(method_labels(x["selectors"]), method_labels(x["classifiers"]))
+        out.update(method_labels(x["selectors"]))
+        out.update(method_labels(x["classifiers"]))
     return out
 
 
