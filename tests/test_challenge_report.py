@@ -111,6 +111,36 @@ def test_tie_rule_follows_the_printed_precision():
     assert (row["wins"], row["ties"], row["losses"]) == (0, 1, 1)
 
 
+def test_ranks_averaged_over_the_grid_tie_only_when_equal():
+    # at K = 5 and K = 10, d2's x (0.2001) ranks behind a (0.2): with
+    # "mean-rank" the compared values are average ranks, no rounding
+    both = pd.concat([frame(HAND, k="5"), frame(HAND, k="10")])
+    rank = challenge_metric(both, "hamming_loss", ["x"],
+                            {"n_features": "mean-rank", "alpha": 0.05})
+    mean = challenge_metric(both, "hamming_loss", ["x"],
+                            {"n_features": "mean", "alpha": 0.05})
+    assert rank["result"]["average_ranks"] == mean["result"]["average_ranks"]
+    first = {m["result"]["n_features"]: m["rows"]["x"]["tests"].iloc[0]
+             for m in (rank, mean)}
+    assert first["mean-rank"][["wins", "ties", "losses"]].tolist() == [2, 0, 2]
+    assert first["mean"][["wins", "ties", "losses"]].tolist() == [2, 1, 1]
+
+
+def test_plan_lists_the_flagged_entries_as_challengers():
+    from mlfsbench.workflow.config import method_id
+    from mlfsbench.workflow.plan import Plan
+
+    mine = {"name": "ig-br", "discretize": {"strategy": "none"}, "challenger": True}
+    clf = {"name": "brknn-a", "challenger": True}
+    x = {"selectors": [{"name": "mim-br"}, mine],
+         "classifiers": [{"name": "mlknn"}, clf]}
+    plan = Plan({"experiments": {"e": x, "f": {**x, "selectors": [{"name": "a"}],
+                                               "classifiers": [{"name": "b"}]}}},
+                {}, {})
+    assert plan.challengers("e") == [method_id(mine), "brknn-a"]
+    assert method_id(mine).startswith("ig-br-") and plan.challengers("f") == []
+
+
 def test_holm_tests_match_statsmodels_and_scikit_posthocs():
     multipletests = pytest.importorskip("statsmodels.stats.multitest").multipletests
     sp = pytest.importorskip("scikit_posthocs")
