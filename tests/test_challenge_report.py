@@ -24,6 +24,7 @@ from mlfsbench.report.challenge import (
     challenge,
     challenge_cd,
     challenge_metric,
+    challenge_page,
     challenge_rows,
     summary_rows,
     verdict_sentence,
@@ -192,6 +193,15 @@ def test_a_metric_without_a_test_says_why():
     assert rows[["challenger", "note"]].values.tolist() == [["x", m["note"]]]
     cells = summary_rows(rows)
     assert cells["note"].tolist() == [m["note"]] and cells["better"].isna().all()
+
+
+def test_a_dataset_without_the_challenger_is_left_out_and_named():
+    values = {**HAND, "d5": {"a": 0.1, "b": 0.2, "c": 0.3}}  # x not run on d5
+    options = {"n_features": 5, "alpha": 0.05}
+    m = challenge_metric(frame(values), "hamming_loss", ["x"], options)
+    assert m["result"]["n_datasets"] == 4 and m["rows"]["x"]["rank"] == 1.5
+    page = challenge_page("e", [m], ["x"], options, summary=frame(values))
+    assert "Left out of the ranks (a method has no result there): d5." in page
 
 
 def test_verdict_sentence_counts_cells_with_a_test():

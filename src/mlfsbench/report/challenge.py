@@ -434,6 +434,10 @@ def challenge_page(experiment: str, metrics: Sequence[Mapping[str, Any]],
                          f"diagram, {e(metric)}, challenger highlighted in red' "
                          f"src='{e(path)}'><figcaption>Critical differences, the "
                          "challenger in red</figcaption></figure>")
+        left_out = m["result"].get("datasets_without_all_methods")
+        if left_out:
+            parts.append("<p class='note'>Left out of the ranks (a method has no "
+                         f"result there): {e(', '.join(map(str, left_out)))}.</p>")
         if "note" in m:
             parts.append(f"<p class='note'>No test: {e(m['note'])}</p>")
         else:
@@ -528,10 +532,11 @@ def write_challenges(experiments: Mapping[str, Sequence[str]],
             continue
         for r in mine.to_dict("records"):
             if pd.isna(r.get("better")):
+                note = r.get("note")
                 cells_html = [link, e(name(str(r["challenger"]))),
                               e(str(r["metric"])),
                               e(str(r["n_features"])), "", "", "", "", "",
-                              e(str(r.get("note") or ""))]
+                              "" if pd.isna(note) else e(str(note))]
             else:
                 sig = str(r["significant"]) in ("True", "true")
                 better = str(r["better"]) in ("True", "true")
@@ -542,7 +547,8 @@ def write_challenges(experiments: Mapping[str, Sequence[str]],
                     f"{e(name(str(r['paper_best'])))} "
                     f"({float(r['paper_best_rank']):.2f})",
                     _num(float(r["p_holm"])),
-                    ("yes, significantly" if sig else "yes") if better else "no", ""]
+                    ("yes, significantly" if sig else "yes") if better else "no",
+                    e((reasons or {}).get(study, ""))]
             trs.append(f"<tr id='study-{e(study)}' class='study'>"
                        + "".join(f"<td>{x}</td>" for x in cells_html) + "</tr>")
     body.append("<div class='scroll'><table id='challenges'><thead><tr>"
