@@ -9,7 +9,8 @@ comparison point (its ``stats`` options: ``n_features`` a K of the grid,
 rule uses them, :func:`mlfsbench.report.compare.compare`):
 
 - the average ranks of all methods, challengers and paper methods together,
-  with the Friedman and Iman-Davenport p-values (Demšar 2006, Sec. 3.2.2);
+  with the Friedman and Iman-Davenport p-values (Demšar 2006, Sec. 3.2.2):
+  the ``stats`` rule's main ranks, of the unrounded means;
 - each challenger against each paper method by the rank statistic
   ``z = (R_c - R_j) / sqrt(k (k + 1) / (6 N))`` with a two-sided normal
   p-value, Holm's step-down correction over the challenger's comparisons with
