@@ -27,9 +27,11 @@ include: "rules/aggregate.smk"
 include: "rules/compare.smk"
 include: "rules/report.smk"
 include: "rules/claims.smk"
+include: "rules/challenge.smk"
 
 
 rule all:
     default_target: True
     input:
         all_targets(),
+        challenge_targets(),

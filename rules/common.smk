@@ -8,6 +8,7 @@ from mlfsbench.data.download import GIT_BLOB
 from mlfsbench.data.rawfiles import RAW_FILE_ROLES, file_sha256
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
 from mlfsbench.workflow.config import CONFIG_SCHEMA, canonical, config_source
+from mlfsbench.workflow.config import method_labels
 from mlfsbench.workflow.plan import alternatives, cache_keys, make_plan, mem_mb_of
 from mlfsbench.workflow.plan import read_config
 from mlfsbench.workflow.versions import (
@@ -211,3 +212,58 @@ def cached_results():
         jobs = PLAN.outputs(e, "transform")
         out.update(dict.fromkeys(labels.format(**j.keys) for j in jobs))
     return list(out)
+
+
+# ------------------------------------------------------------ challenges
+# The method ids of each experiment's entries flagged `challenger: true`;
+# rules/challenge.smk's jobs run only for the experiments that have some.
+CHALLENGERS = {e: PLAN.challengers(e) for e in MAIN_EXPERIMENTS}
+CHALLENGED = [e for e, ids in CHALLENGERS.items() if ids]
+
+
+def challenger_ids(wildcards):
+    return PLAN.challengers(wildcards.experiment)
+
+
+def compared_metrics(wildcards):
+    return stats_metrics(wildcards.experiment)
+
+
+def challenge_cd_files(wildcards):
+    out = rules.challenge_cd.output.png
+    e = wildcards.experiment
+    return [out.format(experiment=e, metric=m) for m in stats_metrics(e)]
+
+
+def challenge_tables():
+    return [rules.challenge.output.tsv.format(experiment=e) for e in CHALLENGED]
+
+
+def unavailable_reasons():
+    """Why a challenged experiment lacks datasets (those the run could not get)."""
+    out = {}
+    for e in CHALLENGED:
+        gone = MAIN_EXPERIMENTS[e].get("unavailable") or {}
+        if gone:
+            out[e] = "could not run: " + "; ".join(
+                f"{d} ({r})" for d, r in sorted(gone.items())
+            )
+    return out
+
+
+def challenge_labels():
+    """Readable names of the challenged experiments' methods, by id."""
+    out = {}
+    for e in CHALLENGED:
+        x = MAIN_EXPERIMENTS[e]
+        out.update(method_labels(x["selectors"]))
+        out.update(method_labels(x["classifiers"]))
+    return out
+
+
+def challenge_targets():
+    """Each challenged experiment's page and the page across studies."""
+    if not CHALLENGED:
+        return []
+    pages = [rules.challenge.output.html.format(experiment=e) for e in CHALLENGED]
+    return pages + [rules.challenges.output.html]

@@ -82,6 +82,7 @@ __all__ = [
     "critical_difference",
     "nemenyi_pvalues",
     "bonferroni_dunn_pvalues",
+    "control_z_tests",
     "holm_adjust",
     "wilcoxon_holm",
     "cliques",
@@ -395,6 +396,33 @@ def bonferroni_dunn_pvalues(avg_ranks, n_datasets: int, control: int) -> np.ndar
     p = np.minimum(1.0, (R.size - 1) * 2.0 * ss.norm.sf(z))
     p[int(control)] = 1.0
     return p
+
+
+def control_z_tests(avg_ranks, n_datasets: int,
+                    control: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every method against ``control`` by its average rank: ``(z, p)``.
+
+    ``z_j = (R_control - R_j) / sqrt(k (k + 1) / (6 N))`` (Demšar 2006,
+    Sec. 3.2.2; negative when the control ranks better) and the unadjusted
+    two-sided normal ``p_j = 2 (1 - Phi(|z_j|))``, for a step-down correction
+    such as :func:`holm_adjust` over the ``k - 1`` comparisons (Demšar's
+    Holm procedure; :func:`bonferroni_dunn_pvalues` is the one-step one). The
+    control's own entries are 0 and 1.
+
+    Examples
+    --------
+    >>> z, p = control_z_tests([1.0, 2.0, 3.5], 10, control=0)
+    >>> z.round(4).tolist(), p.round(4).tolist()
+    ([0.0, -2.2361, -5.5902], [1.0, 0.0253, 0.0])
+    """
+    R, se = _z(avg_ranks, n_datasets)
+    c = int(control)
+    if not 0 <= c < R.size:
+        raise ValueError(f"control index {control} out of range 0..{R.size - 1}")
+    z = (R[c] - R) / se
+    p = np.minimum(1.0, 2.0 * ss.norm.sf(np.abs(z)))
+    z[c], p[c] = 0.0, 1.0
+    return z, p
 
 
 def holm_adjust(pvalues) -> np.ndarray:

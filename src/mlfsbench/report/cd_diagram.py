@@ -16,12 +16,17 @@ import pandas as pd
 
 from mlfsbench.evaluation.stats import cliques
 
+#: Colour of the highlighted methods' lines and names (``highlight=``): red,
+#: which no other element of the diagram uses.
+HIGHLIGHT_COLOUR = "#d62728"
+
 
 def critical_difference_diagram(avg_ranks, cd: float | None = None,
                                 names: Sequence[str] | None = None, *,
                                 control: str | int | None = None,
                                 reverse: bool = True, width: float = 6.0,
-                                textspace: float = 1.5, title: str | None = None):
+                                textspace: float = 1.5, title: str | None = None,
+                                highlight: str | Sequence[str] | None = None):
     """Demšar's critical-difference diagram as a matplotlib Figure (Agg).
 
     An axis of average ranks (1 to ``k``) at the top, the CD drawn as a
@@ -51,6 +56,11 @@ def critical_difference_diagram(avg_ranks, cd: float | None = None,
     textspace : float, default=1.5
         Inches reserved on each side for the names.
     title : str, optional
+    highlight : str or sequence of str, optional
+        Methods (names) drawn in :data:`HIGHLIGHT_COLOUR`: a thicker line
+        with a dot on the axis and the name in bold (e.g. a method challenging
+        a study's). Without it the figure is exactly the one drawn before the
+        option existed.
 
     Returns
     -------
@@ -91,6 +101,14 @@ def critical_difference_diagram(avg_ranks, cd: float | None = None,
         c = labels.index(control) if isinstance(control, str) else int(control)
         if not 0 <= c < k:
             raise ValueError(f"control {control!r} is not one of {labels}")
+
+    marked = set()
+    if highlight is not None:
+        wanted = [highlight] if isinstance(highlight, str) else list(highlight)
+        unknown = [h for h in wanted if h not in labels]
+        if unknown:
+            raise ValueError(f"highlight {unknown} not among the methods {labels}")
+        marked = {labels.index(h) for h in wanted}
 
     lo, hi = 1, max(k, int(math.ceil(R.max())))
     span = width - 2 * textspace
@@ -156,8 +174,17 @@ def critical_difference_diagram(avg_ranks, cd: float | None = None,
             y = y_first + line_step * j
             xr = float(x_of(R[m]))
             end = width - textspace + 0.1 if to_right else textspace - 0.1
-            ax.plot([xr, xr, end], [y_axis, y, y], **line)
             label = f"{labels[m]} ({R[m]:.2f})"
+            if m in marked:
+                ax.plot([xr, xr, end], [y_axis, y, y], color=HIGHLIGHT_COLOUR,
+                        linewidth=2.0)
+                ax.plot([xr], [y_axis], marker="o", markersize=5,
+                        color=HIGHLIGHT_COLOUR)
+                ax.text(end + (0.05 if to_right else -0.05), y, label,
+                        ha="left" if to_right else "right", va="center",
+                        fontsize=9, fontweight="bold", color=HIGHLIGHT_COLOUR)
+                continue
+            ax.plot([xr, xr, end], [y_axis, y, y], **line)
             ax.text(end + (0.05 if to_right else -0.05), y, label,
                     ha="left" if to_right else "right", va="center", fontsize=9,
                     fontweight="bold" if m == c else "normal")

@@ -68,6 +68,14 @@ div.prose:has(.mlfs-summary){max-width:1200px}
 #: may hold others (they get columns of their own after these).
 OVERVIEW_VERDICTS = (REPRODUCED, NOT_REPRODUCED, NOT_CHECKABLE)
 DEPENDS = "depends on a reading"
+#: Colours of the methods' headline curves, in sorted method order:
+#: matplotlib's default cycle without its grey (C7 reads as the grey
+#: all-features lines of :func:`mlfsbench.report.render.draw_baselines`),
+#: then tab20's light tones but its grey: 18 colours before one repeats.
+#: Up to 7 methods get the cycle's first colours, as before.
+CURVE_COLOURS = ("C0", "C1", "C2", "C3", "C4", "C5", "C6", "C8", "C9",
+                 "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5",
+                 "#c49c94", "#f7b6d2", "#dbdb8d", "#9edae5")
 
 
 def _img(path: PathLike, alt: str, cls: str = "") -> str:
@@ -256,6 +264,11 @@ def experiment_section(name: str, info: Mapping[str, Any]) -> str:
                     + "</figcaption></figure>")
     if figs:
         parts.append("<div class='figs'>" + "".join(figs) + "</div>")
+    if info.get("challenge"):
+        parts.append(f"<p class='challenge'><b>Challengers:</b> "
+                     f"{html.escape(', '.join(info.get('challengers') or []))}, "
+                     f"<a href='{html.escape(info['challenge'])}'>their page against "
+                     "this study's methods</a>.</p>")
     return "<section class='study'>" + "".join(parts) + "</section>"
 
 
@@ -305,13 +318,20 @@ def write_summary(experiments: Mapping[str, Mapping[str, Any]],
     table or None), ``claim_specs`` (claim id -> its claims-file entry),
     ``cd_by_metric`` (metric -> PNG path), ``headline`` (PNG path or
     None), ``headline_metric``, ``paper_tables`` (metric -> HTML path)
-    and ``table_k`` (the K of those tables).
+    and ``table_k`` (the K of those tables); an experiment with challengers
+    also ``challengers`` (their names) and ``challenge`` (its challenge
+    page, relative to ``out``), and the page then links the page across
+    studies (``challenges.html`` beside ``out``).
     """
     experiments = dict(sorted(experiments.items(),
                               key=lambda item: item[1].get("claims") is None))
     body = "".join(experiment_section(n, i) for n, i in experiments.items())
     code_line = (f"<p><small>Code: {html.escape(code)}</small></p>" if code
                  else "")
+    if any(i.get("challenge") for i in experiments.values()):
+        code_line += ("<p class='challenges'><a href='challenges.html'>Challengers "
+                      "against the studies</a> (a page per study with "
+                      "challengers, linked from its section).</p>")
     write_text(out, f"<div class='mlfs-summary'><style>{STYLE}</style>"
                     "<h2 id='summary-overview'>Verdicts per study</h2>"
                     f"{overview(experiments)}{code_line}{body}</div>\n")
@@ -343,7 +363,8 @@ def headline_plot(summary: pd.DataFrame, metric: str, png: PathLike,
     keys = method_key(data)  # with the classifier when there are several
     several = data["classifier"].nunique() > 1
     methods = sorted(keys.unique())
-    colour = {m: f"C{i % 10}" for i, m in enumerate(methods)}
+    colour = {m: CURVE_COLOURS[i % len(CURVE_COLOURS)]
+              for i, m in enumerate(methods)}
     for ax, dataset in zip(axes, datasets, strict=False):
         d = data[data["dataset"] == dataset]
         for _, g in d.groupby(["selector", "classifier"], sort=True):
@@ -379,6 +400,15 @@ def headline_plot(summary: pd.DataFrame, metric: str, png: PathLike,
                           "s.d. (dashed: all features)")
     save_figure(fig, png, dpi=80)
     return fig
+
+
+def challengers(experiment: Mapping[str, Any]) -> list[str]:
+    """The method ids of an experiment's entries flagged ``challenger: true``
+    (as :meth:`mlfsbench.workflow.plan.Plan.challengers`)."""
+    from mlfsbench.workflow.config import method_id
+
+    return [method_id(e) for kind in ("selectors", "classifiers")
+            for e in experiment.get(kind) or [] if e.get("challenger")]
 
 
 def summary_info(experiments: Mapping[str, Mapping[str, Any]],
@@ -427,6 +457,14 @@ def summary_info(experiments: Mapping[str, Mapping[str, Any]],
             info["unavailable"] = {d: r for d, r in
                                    (data.get("unavailable") or {}).items()
                                    if d in named}
+        mine = challengers(x)
+        if mine:  # its challenge page, beside this page's results/ folder
+            from mlfsbench.workflow.config import method_labels
+
+            shown = {**method_labels(x.get("selectors") or []),
+                     **method_labels(x.get("classifiers") or [])}
+            info["challengers"] = [shown.get(c, c) for c in mine]
+            info["challenge"] = f"{name}/challenge/index.html"
         if x.get("unavailable"):  # datasets this run could not obtain
             info["unavailable"] = {**info.get("unavailable", {}),
                                    **x["unavailable"]}

@@ -425,6 +425,14 @@ class Plan:
         name = wildcards.experiment
         return canonical({**shared, "experiments": {name: self.experiments[name]}})
 
+    def challengers(self, experiment: str) -> list[str]:
+        """The method ids (the tables' selector and classifier columns) of
+        the experiment's entries flagged ``challenger: true``, selectors
+        first, in config order."""
+        x = self.experiments[experiment]
+        return [method_id(e) for kind in ("selectors", "classifiers")
+                for e in x[kind] if e.get("challenger")]
+
 
 def cache_keys(wildcards) -> dict[str, str]:
     """The keys a batch job writes into its records (cache ids), from its

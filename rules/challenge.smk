@@ -1,0 +1,81 @@
+# A method of one's own against each study's (entries flagged
+# `challenger: true`): per experiment with challengers its CD diagrams with
+# the challengers highlighted, its page and rows; one page across studies.
+# Scheduled only when an experiment has a challenger (challenge_targets).
+rule challenge_cd:
+    input:
+        summary=rules.aggregate.output.summary,
+    output:
+        png="results/{experiment}/challenge/{metric}_cd.png",
+    log:
+        "logs/{experiment}/challenge/{metric}_cd.log",
+    benchmark:
+        "benchmarks/{experiment}/challenge/{metric}_cd.tsv"
+    conda:
+        "../envs/mlfsbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    params:
+        options=stats_options,
+        challengers=challenger_ids,
+        labels=labels,
+        code=code("challenge.py"),
+    script:
+        "../scripts/challenge.py"
+
+
+rule challenge:
+    input:
+        summary=rules.aggregate.output.summary,
+        runtime=rules.runtime.output.table,
+        cds=challenge_cd_files,
+    output:
+        html="results/{experiment}/challenge/index.html",
+        tsv="results/{experiment}/challenge/challenge.tsv",
+    log:
+        "logs/{experiment}/challenge/page.log",
+    benchmark:
+        "benchmarks/{experiment}/challenge/page.tsv"
+    conda:
+        "../envs/mlfsbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    params:
+        options=stats_options,
+        challengers=challenger_ids,
+        metrics=compared_metrics,
+        labels=labels,
+        order=method_order,
+        code=code("challenge.py"),
+    script:
+        "../scripts/challenge.py"
+
+
+rule challenges:
+    input:
+        tables=challenge_tables(),
+    output:
+        html="results/challenges.html",
+        tsv="results/challenges.tsv",
+    log:
+        "logs/challenges.log",
+    benchmark:
+        "benchmarks/challenges.tsv"
+    conda:
+        "../envs/mlfsbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    params:
+        experiments=CHALLENGERS,
+        challenged=list(CHALLENGED),
+        reasons=unavailable_reasons(),
+        labels=challenge_labels(),
+        code=code("challenge.py"),
+    script:
+        "../scripts/challenge.py"

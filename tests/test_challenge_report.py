@@ -1,0 +1,468 @@
+"""Challenge pages (issue #28 item 3): a challenger's ranks, Holm-corrected
+rank tests and W/T/L against a study's methods, its CD diagram highlighted,
+the page per study and the page across studies; hand-computed numbers on
+small tables, an independent implementation of the tests, the pages in
+headless Chromium and one small workflow run."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from mlfsbench.report.cd_diagram import HIGHLIGHT_COLOUR, critical_difference_diagram
+from mlfsbench.report.challenge import (
+    challenge,
+    challenge_cd,
+    challenge_metric,
+    challenge_page,
+    challenge_rows,
+    summary_rows,
+    verdict_sentence,
+    wins_ties_losses,
+    write_challenge,
+    write_challenges,
+)
+from mlfsbench.report.compare import write_comparison
+from mlfsbench.report.render import save_figure
+from mlfsbench.report.summary import CURVE_COLOURS, headline_plot
+
+COLS = ["dataset", "split", "selector", "classifier", "n_features", "metric",
+        "mean", "std", "folds"]
+# Hamming loss (lower is better) at K = 5 on four datasets; the challenger x.
+# Ranks: d1 x a b c; d2 a x b c (x 0.2001 > a 0.2, equal at 3 decimals);
+# d3 a x b c; d4 x b a c.
+HAND = {"d1": {"x": 0.1, "a": 0.2, "b": 0.3, "c": 0.4},
+        "d2": {"a": 0.2, "x": 0.2001, "b": 0.3, "c": 0.4},
+        "d3": {"a": 0.1, "x": 0.2, "b": 0.3, "c": 0.4},
+        "d4": {"x": 0.1, "b": 0.2, "a": 0.3, "c": 0.4}}
+
+
+def frame(values, k="5", metric="hamming_loss", base=None) -> pd.DataFrame:
+    """summary.tsv rows of ``values`` (dataset -> method -> mean) at ``k``;
+    ``base``: the all-features mean of every dataset (no such rows if None)."""
+    rows = []
+    for d, methods in values.items():
+        for m, v in methods.items():
+            rows.append((d, "cv", m, "mlknn", k, metric, v, 0.01, 2))
+            if base is not None:
+                rows.append((d, "cv", m, "mlknn", "all", metric, base, 0.01, 2))
+    return pd.DataFrame(rows, columns=COLS)
+
+
+def two_sided(z: float) -> float:
+    return math.erfc(abs(z) / math.sqrt(2.0))
+
+
+def test_ranks_holm_and_wins_ties_losses_by_hand():
+    m = challenge_metric(frame(HAND), "hamming_loss", ["x"],
+                         {"n_features": 5, "alpha": 0.05})
+    res = m["result"]
+    assert res["average_ranks"] == {"a": 1.75, "b": 2.75, "c": 4.0, "x": 1.5}
+    # Friedman: 12 N / (k (k + 1)) (sum R^2 - k (k + 1)^2 / 4) = 2.4 * 3.875
+    chi2 = 9.3
+    assert res["friedman"]["chi2"] == pytest.approx(chi2)
+    p3 = math.erfc(math.sqrt(chi2 / 2)) + math.sqrt(2 * chi2 / math.pi) * math.exp(
+        -chi2 / 2)  # chi-squared survival function with 3 degrees of freedom
+    assert res["friedman"]["p_value"] == pytest.approx(p3)
+    info = m["rows"]["x"]
+    assert (info["rank"], info["place"], info["best"]) == (1.5, 1, "a")
+    t = info["tests"].set_index("method")
+    se = math.sqrt(4 * 5 / (6 * 4))  # k = 4 methods, N = 4 datasets
+    z = {"a": -0.25 / se, "b": -1.25 / se, "c": -2.5 / se}
+    p = {k: two_sided(v) for k, v in z.items()}
+    for k in "abc":
+        assert t.at[k, "z"] == pytest.approx(z[k])
+        assert t.at[k, "p"] == pytest.approx(p[k])
+    # Holm: c smallest (x 3), then b (x 2), then a (x 1), never decreasing
+    holm_c = 3 * p["c"]
+    holm_b = max(holm_c, 2 * p["b"])
+    holm_a = max(holm_b, p["a"])
+    assert t["p_holm"].tolist() == pytest.approx([holm_a, holm_b, holm_c])
+    assert round(holm_c, 4) == 0.0185 and t.at["c", "significant"]
+    assert not t.at["a", "significant"] and not t.at["b", "significant"]
+    # W/T/L: against a, d2 ties at the printed 3 decimals (0.200 = 0.200)
+    wtl = {k: (t.at[k, "wins"], t.at[k, "ties"], t.at[k, "losses"]) for k in "abc"}
+    assert wtl == {"a": (2, 1, 1), "b": (4, 0, 0), "c": (4, 0, 0)}
+    assert t["paper_best"].tolist() == [True, False, False]
+
+
+def test_tie_rule_follows_the_printed_precision():
+    t = pd.DataFrame({"x": [0.101, 0.3], "a": [0.104, 0.2]})
+    assert wins_ties_losses(t, "x", "a", higher_is_better=False,
+                            decimals=3) == (1, 0, 1)
+    assert wins_ties_losses(t, "x", "a", higher_is_better=False,
+                            decimals=2) == (0, 1, 1)
+    assert wins_ties_losses(t, "x", "a", higher_is_better=True,
+                            decimals=None) == (1, 0, 1)
+    # a study's `round: 2` decides the ties of its page
+    m = challenge_metric(frame({"d1": {"x": 0.101, "a": 0.104},
+                                "d2": {"x": 0.3, "a": 0.2}}), "hamming_loss",
+                         ["x"], {"n_features": 5, "alpha": 0.05, "round": 2})
+    row = m["rows"]["x"]["tests"].iloc[0]
+    assert (row["wins"], row["ties"], row["losses"]) == (0, 1, 1)
+
+
+def test_ranks_averaged_over_the_grid_tie_only_when_equal():
+    # at K = 5 and K = 10, d2's x (0.2001) ranks behind a (0.2): with
+    # "mean-rank" the compared values are average ranks, no rounding
+    both = pd.concat([frame(HAND, k="5"), frame(HAND, k="10")])
+    rank = challenge_metric(both, "hamming_loss", ["x"],
+                            {"n_features": "mean-rank", "alpha": 0.05})
+    mean = challenge_metric(both, "hamming_loss", ["x"],
+                            {"n_features": "mean", "alpha": 0.05})
+    assert rank["result"]["average_ranks"] == mean["result"]["average_ranks"]
+    first = {m["result"]["n_features"]: m["rows"]["x"]["tests"].iloc[0]
+             for m in (rank, mean)}
+    assert first["mean-rank"][["wins", "ties", "losses"]].tolist() == [2, 0, 2]
+    assert first["mean"][["wins", "ties", "losses"]].tolist() == [2, 1, 1]
+
+
+def test_plan_lists_the_flagged_entries_as_challengers():
+    from mlfsbench.workflow.config import method_id
+    from mlfsbench.workflow.plan import Plan
+
+    mine = {"name": "ig-br", "discretize": {"strategy": "none"}, "challenger": True}
+    clf = {"name": "brknn-a", "challenger": True}
+    x = {"selectors": [{"name": "mim-br"}, mine],
+         "classifiers": [{"name": "mlknn"}, clf]}
+    plan = Plan({"experiments": {"e": x, "f": {**x, "selectors": [{"name": "a"}],
+                                               "classifiers": [{"name": "b"}]}}},
+                {}, {})
+    assert plan.challengers("e") == [method_id(mine), "brknn-a"]
+    assert method_id(mine).startswith("ig-br-") and plan.challengers("f") == []
+
+
+def test_holm_tests_match_statsmodels_and_scikit_posthocs():
+    multipletests = pytest.importorskip("statsmodels.stats.multitest").multipletests
+    sp = pytest.importorskip("scikit_posthocs")
+    rng = np.random.default_rng(3)
+    methods = ["a", "b", "c", "d", "e", "x"]
+    values = {f"d{i}": {m: float(rng.uniform(0.1, 0.2) - 0.01 * (m == "x")
+                                 + 0.004 * j)
+                        for j, m in enumerate(methods)} for i in range(10)}
+    m = challenge_metric(frame(values), "hamming_loss", ["x"],
+                         {"n_features": 5, "alpha": 0.05})
+    tests = m["rows"]["x"]["tests"]
+    paper = tests["method"].tolist()
+    assert paper == ["a", "b", "c", "d", "e"]
+    blocks = pd.DataFrame(values).T[methods].to_numpy()
+    # Siegel & Castellan's z of the Friedman ranks: Demsar's pairwise test
+    raw = sp.posthoc_siegel_friedman(blocks, p_adjust=None)
+    expected = [raw.iloc[methods.index("x"), methods.index(k)] for k in paper]
+    assert tests["p"].tolist() == pytest.approx(expected, rel=1e-9)
+    holm = multipletests(tests["p"].to_numpy(), method="holm")[1]
+    assert tests["p_holm"].tolist() == pytest.approx(list(holm), rel=1e-12)
+    assert tests["significant"].tolist() == list(holm < 0.05)
+
+
+def test_all_features_ranks_but_is_never_the_papers_best():
+    m = challenge_metric(frame(HAND, base=0.05), "hamming_loss", ["x"],
+                         {"n_features": 5, "alpha": 0.05})
+    assert m["result"]["average_ranks"]["all-features"] == 1.0
+    info = m["rows"]["x"]
+    assert info["best"] == "a" and info["place"] == 2
+    assert info["tests"]["method"].tolist() == ["a", "b", "c", "all-features"]
+
+
+def test_several_classifiers_and_a_classifier_challenger():
+    rows = frame(HAND)
+    other = rows.copy()
+    other["classifier"] = "mine"
+    other["mean"] = other["mean"] - 0.01  # the challenger classifier is better
+    m = challenge_metric(pd.concat([rows, other]), "hamming_loss", ["mine"],
+                         {"n_features": 5, "alpha": 0.05})
+    assert m["challengers"] == ["a|mine", "b|mine", "c|mine", "x|mine"]
+    assert m["paper"] == ["a|mlknn", "b|mlknn", "c|mlknn", "x|mlknn"]
+
+
+def test_a_metric_without_a_test_says_why():
+    one = {"d1": HAND["d1"]}
+    m = challenge_metric(frame(one), "hamming_loss", ["x"], {"n_features": 5})
+    assert m["note"].startswith("needs >= 2 datasets")
+    rows = challenge_rows("e", [m], {"n_features": 5})
+    assert rows[["challenger", "note"]].values.tolist() == [["x", m["note"]]]
+    cells = summary_rows(rows)
+    assert cells["note"].tolist() == [m["note"]] and cells["better"].isna().all()
+
+
+def test_a_dataset_without_the_challenger_is_left_out_and_named():
+    values = {**HAND, "d5": {"a": 0.1, "b": 0.2, "c": 0.3}}  # x not run on d5
+    options = {"n_features": 5, "alpha": 0.05}
+    m = challenge_metric(frame(values), "hamming_loss", ["x"], options)
+    assert m["result"]["n_datasets"] == 4 and m["rows"]["x"]["rank"] == 1.5
+    page = challenge_page("e", [m], ["x"], options, summary=frame(values))
+    assert "Left out of the ranks (a method has no result there): d5." in page
+
+
+def test_verdict_sentence_counts_cells_with_a_test():
+    rows = pd.concat([
+        # better and significant: x ranks 1 everywhere on 8 datasets vs 2 methods
+        challenge_rows("s1", challenge(frame({f"d{i}": {"x": 0.1, "a": 0.2,
+                                                        "b": 0.3}
+                                              for i in range(8)}),
+                                       ["x"], {"n_features": 5, "alpha": 0.05},
+                                       ["hamming_loss"]), {"n_features": 5}),
+        # better, not significantly; then worse on ranking loss
+        challenge_rows("s2", challenge(
+            pd.concat([frame(HAND), frame({d: {m: 1 - v for m, v in ms.items()}
+                                           for d, ms in HAND.items()},
+                                          metric="ranking_loss")]),
+            ["x"], {"n_features": 5, "alpha": 0.05},
+            ["hamming_loss", "ranking_loss"]), {"n_features": 5}),
+        challenge_rows("s3", [challenge_metric(frame({"d1": HAND["d1"]}),
+                                               "hamming_loss", ["x"],
+                                               {"n_features": 5})],
+                       {"n_features": 5}),
+    ])
+    cells = summary_rows(rows)
+    assert cells[["experiment", "metric", "better", "significant"]].values.tolist(
+    ) == [["s1", "hamming_loss", True, True], ["s2", "hamming_loss", True, False],
+          ["s2", "ranking_loss", False, False],
+          ["s3", "hamming_loss", np.nan, np.nan]]
+    assert verdict_sentence(cells) == ("better than the paper's best in 2 of 3 "
+                                       "study × metric cells, significantly in 1")
+
+
+# ------------------------------------------------------------ CD diagrams
+CD_CASES = {  # sha256 of save_figure's PNG before highlight= existed
+    "nemenyi": ({"avg_ranks": {"MIM": 2.1, "PMU": 3.4, "Proposed": 1.3,
+                               "MDMR": 3.2}, "cd": 1.2,
+                 "title": "Hamming loss\nNemenyi"},
+                "32ab7166a5db8404f7ea04c2a4fd65caf5939ec27a1e60d2a52eff6984d32ae4"),
+    "control": ({"avg_ranks": {"MIM": 2.1, "PMU": 3.4, "Proposed": 1.3,
+                               "MDMR": 3.2}, "cd": 1.2, "control": "Proposed"},
+                "b08db53a2ebb01e91014074fac60fe3a5b80084a69d5a56b5cd30bd85ad44dac"),
+    "nocd": ({"avg_ranks": [1.5, 2.5, 2.0]},
+             "fc184ac103b5a756fb3063d51bc02ba690fb6ea82ee34b93a543707c2694fbcc"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CD_CASES))
+def test_cd_diagram_bytes_unchanged_without_highlight(tmp_path, case):
+    kwargs, digest = CD_CASES[case]
+    save_figure(critical_difference_diagram(**kwargs), tmp_path / "cd.png")
+    assert hashlib.sha256((tmp_path / "cd.png").read_bytes()).hexdigest() == digest
+    save_figure(critical_difference_diagram(**kwargs, highlight=[]),
+                tmp_path / "empty.png")
+    assert (tmp_path / "empty.png").read_bytes() == (tmp_path / "cd.png").read_bytes()
+
+
+def test_cd_diagram_highlights_the_named_method():
+    from matplotlib.colors import to_hex
+
+    kwargs = CD_CASES["control"][0]
+    fig = critical_difference_diagram(**kwargs, highlight="MIM")
+    texts = {t.get_text(): t for t in fig.axes[0].texts}
+    assert to_hex(texts["MIM (2.10)"].get_color()) == HIGHLIGHT_COLOUR
+    assert texts["MIM (2.10)"].get_fontweight() == "bold"
+    others = [t for s, t in texts.items() if "(" in s and not s.startswith("MIM")]
+    assert others and all(to_hex(t.get_color()) != HIGHLIGHT_COLOUR for t in others)
+    red = [ln for ln in fig.axes[0].lines if to_hex(ln.get_color()) == HIGHLIGHT_COLOUR]
+    assert len(red) == 2  # the elbow line and the dot on the axis
+    with pytest.raises(ValueError, match="highlight"):
+        critical_difference_diagram(**kwargs, highlight="nope")
+
+
+def test_headline_curves_never_take_the_baselines_grey(tmp_path):
+    from matplotlib.colors import to_hex
+
+    values = {d: {f"m{j}": 0.1 + 0.01 * j for j in range(12)} for d in ("d1", "d2")}
+    fig = headline_plot(frame(values, base=0.3), "hamming_loss", tmp_path / "h.png")
+    ax = fig.axes[0]
+    curves = [to_hex(ln.get_color()) for ln in ax.lines if ln.get_linestyle() == "-"]
+    assert len(curves) == 12 and len(set(curves)) == 12
+    greys = {to_hex(c) for c in ("C7", "black", "dimgrey", "darkgrey", "#c7c7c7")}
+    assert not greys & set(curves)
+    baseline = [ln for ln in ax.lines if ln.get_linestyle() == "--"]
+    assert [to_hex(ln.get_color()) for ln in baseline] == ["#000000"]
+    assert to_hex(CURVE_COLOURS[0]) == to_hex("C0")  # the first 7: as before
+
+
+# ------------------------------------------------------------------- pages
+DATASETS = ("bibtex", "corel5k", "enron", "genbase", "medical", "yeast")
+PAPER = ("lee2016", "pmu", "mdmr", "fimf")
+LABELS = {"lee2016": "Proposed", "pmu": "PMU", "mdmr": "MDMR", "fimf": "FIMF",
+          "mine": "My method"}
+METRICS = ("hamming_loss", "ranking_loss")
+
+
+def study_summary() -> pd.DataFrame:
+    """Lee 2016-like results at K = 10, 30, 50 plus a challenger ``mine``
+    between the proposed method and PMU."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for d in DATASETS:
+        level = rng.uniform(0.01, 0.2)
+        for j, m in enumerate(("lee2016", "mine", "pmu", "mdmr", "fimf")):
+            for k in (10, 30, 50):
+                mean = level * (1 + 0.05 * j + 0.3 / k) + rng.uniform(0, 0.002)
+                for metric in METRICS:
+                    rows.append((d, "cv", m, "br-lr", str(k), metric, mean, 0.003, 10))
+            for metric in METRICS:
+                rows.append((d, "cv", m, "br-lr", "all", metric, level * 1.4, 0.004,
+                             10))
+    return pd.DataFrame(rows, columns=COLS)
+
+
+OPTIONS = {"n_features": 50, "alpha": 0.05, "control": "lee2016", "round": 3}
+
+
+def build_pages(root: Path) -> tuple[Path, Path, dict]:
+    """results/lee2016/challenge/ (a study with a challenger), and the page
+    across studies listing it, a study without challenger and one whose
+    datasets could not be run."""
+    res = root / "results" / "lee2016"
+    (res / "tables").mkdir(parents=True)
+    summary = res / "tables" / "summary.tsv"
+    study_summary().to_csv(summary, sep="\t", index=False)
+    pd.DataFrame({"dataset": list(DATASETS) * 2,
+                  "selector": ["lee2016"] * 6 + ["mine"] * 6,
+                  "mean": [1.5] * 6 + [0.25] * 6, "std": 0.1, "folds": 10}).to_csv(
+        res / "tables" / "runtime.tsv", sep="\t", index=False)
+    out = res / "challenge"
+    out.mkdir()
+    cds = []
+    for metric in METRICS:
+        cds.append(out / f"{metric}_cd.png")
+        challenge_cd(study_summary(), metric, ["mine"], OPTIONS, cds[-1], LABELS)
+    rows = write_challenge(summary, res / "tables" / "runtime.tsv", "lee2016",
+                           ["mine"], OPTIONS, list(METRICS), out / "index.html",
+                           out / "challenge.tsv", cd_files=cds, labels=LABELS,
+                           order=list(PAPER) + ["mine"])
+    across = root / "results" / "challenges.html"
+    write_challenges({"lee2016": ["mine"], "li2017": [], "spolaor2013": ["mine"]},
+                     {"lee2016": out / "challenge.tsv"}, across,
+                     root / "results" / "challenges.tsv",
+                     pages={"lee2016": "lee2016/challenge/index.html"},
+                     reasons={"spolaor2013": "could not run: every dataset"},
+                     labels=LABELS)
+    return out / "index.html", across, {"rows": rows}
+
+
+def test_pages_without_a_browser(tmp_path):
+    page, across, built = build_pages(tmp_path)
+    rows = built["rows"]
+    assert set(rows["method"]) == {"lee2016", "pmu", "mdmr", "fimf", "all-features"}
+    assert rows["challenger"].unique().tolist() == ["mine"]
+    text = page.read_text()
+    assert "src='hamming_loss_cd.png'" in text and "src='ranking_loss_cd.png'" in text
+    assert "My method (challenger)" in text  # its column of the paper table
+    assert "id='challenge-runtime'" in text and "0.25" in text
+    assert "half away from zero" in text  # the tie rule is stated
+    cells = pd.read_csv(tmp_path / "results" / "challenges.tsv", sep="\t")
+    assert cells["experiment"].tolist() == ["lee2016", "lee2016"]
+    assert cells["paper_best"].tolist() == ["lee2016", "lee2016"]
+    assert not cells["better"].any()  # the challenger is built second-best
+    html = across.read_text()
+    assert "better than the paper&#x27;s best in 0 of 2 study × metric cells" in html
+
+
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser"):
+        if path := shutil.which(name):
+            return path
+    return None
+
+
+def _red_pixels(png: bytes) -> int:
+    from io import BytesIO
+
+    from PIL import Image
+
+    rgb = np.asarray(Image.open(BytesIO(png)).convert("RGB")).astype(int)
+    target = np.array([int(HIGHLIGHT_COLOUR[i:i + 2], 16) for i in (1, 3, 5)])
+    return int((np.abs(rgb - target).sum(axis=2) < 60).sum())
+
+
+def test_challenge_pages_in_a_browser(tmp_path):
+    chromium = _chromium()
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if chromium is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI must check the report in Chromium (.ci/run installs it)")
+        pytest.skip("needs chromium")
+    page_path, across_path, built = build_pages(tmp_path)
+    rows = built["rows"]
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=[
+            "--no-sandbox", "--disable-gpu", "--no-first-run"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(page_path.as_uri())
+            # the challenger's rank per metric, on the first screen
+            for metric in METRICS:
+                row = page.locator(f"#rank-{metric}-mine")
+                box = row.bounding_box()
+                assert box and box["y"] + box["height"] < 900
+                rank = rows.loc[rows["metric"] == metric, "challenger_rank"].iloc[0]
+                assert row.locator(".challenger-rank").inner_text() == f"{rank:.2f}"
+                assert "My method" in row.inner_text()
+                assert f"{rows.loc[rows['metric'] == metric, 'place'].iloc[0]} of 6" \
+                    in row.inner_text()
+            # the CD diagram shows the challenger in red, the study's does not
+            image = page.locator("#cd-hamming_loss img")
+            image.scroll_into_view_if_needed()
+            assert image.evaluate("e => e.complete && e.naturalWidth") >= 600
+            assert _red_pixels(image.screenshot()) > 200
+            plain = tmp_path / "plain.png"  # the stats rule's, same methods
+            write_comparison(tmp_path / "results/lee2016/tables/summary.tsv",
+                             "hamming_loss", tmp_path / "plain.json", plain,
+                             labels=LABELS, **OPTIONS)
+            assert _red_pixels(plain.read_bytes()) == 0
+            # the across-studies page lists every study
+            page.goto(across_path.as_uri())
+            table = page.locator("#challenges")
+            for study in ("lee2016", "li2017", "spolaor2013"):
+                assert table.locator(f"tr#study-{study}").count() >= 1, study
+            assert "no challenger" in table.locator("#study-li2017").inner_text()
+            assert "could not run" in table.locator("#study-spolaor2013").inner_text()
+            assert "significantly in 0" in page.locator("li.verdict").inner_text()
+            page.locator("#study-lee2016 a").first.click()
+            assert page.url.endswith("lee2016/challenge/index.html")
+        finally:
+            browser.close()
+
+
+# --------------------------------------------------------------- workflow
+@pytest.mark.workflow
+@pytest.mark.slow
+def test_tiny_run_with_a_challenger_writes_the_pages(tmp_path, shared_datasets):
+    from mlfsbench.workflow.runner import copy_workflow
+
+    repo = Path(__file__).resolve().parents[1]
+    workdir = copy_workflow(repo, tmp_path / "run")
+    config = yaml.safe_load((repo / "config" / "tiny.yaml").read_text())
+    config["experiments"]["tiny"]["selectors"].append(
+        {"name": "ig-br", "discretize": {"strategy": "none"}, "challenger": True,
+         "label": "My IG"})
+    (workdir / "config" / "challenge.yaml").write_text(yaml.safe_dump(config))
+    cmd = [str(Path(sys.executable).parent / "mlfsbench"), "run", "--cores", "2",
+           "--configfile", "config/challenge.yaml", "--config",
+           f"mirror={shared_datasets.resolve().as_uri()}/"]
+    proc = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True,
+                          timeout=1800)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    res = workdir / "results"
+    page = (res / "tiny" / "challenge" / "index.html").read_text()
+    assert "My IG" in page
+    for metric in ("hamming_loss", "ranking_loss"):
+        assert (res / "tiny" / "challenge" / f"{metric}_cd.png").stat().st_size > 500
+    # one dataset: no rank test, and the pages say why
+    rows = pd.read_csv(res / "tiny" / "challenge" / "challenge.tsv", sep="\t")
+    assert rows["note"].str.startswith("needs >= 2 datasets").all()
+    assert rows["challenger"].str.startswith("ig-br-").all()
+    across = (res / "challenges.html").read_text()
+    assert "id='study-tiny'" in across and "My IG" in across
+    summary = (res / "summary.html").read_text()
+    assert "href='tiny/challenge/index.html'" in summary
+    assert "href='challenges.html'" in summary
