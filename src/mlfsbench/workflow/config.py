@@ -390,7 +390,8 @@ def extend_study(name: str, study_name: str, study: dict[str, Any],
     ``addition``'s selectors and classifiers appended and flagged
     ``challenger``. A challenger selector without a ``discretize`` takes the
     study's when all the study's selectors share one (so that a classifier
-    reading their codes reads the challenger's the same way).
+    reading their codes reads the challenger's the same way), and keeps the
+    id it has as written (``id``: the tables name it so).
 
     >>> study = {"datasets": ["a", "b"], "selectors": [
     ...     {"id": "s", "name": "mim-br", "discretize": {"strategy": "equal-width",
@@ -401,7 +402,7 @@ def extend_study(name: str, study_name: str, study: dict[str, Any],
     >>> x["datasets"], x["extends"]
     (['b'], 'st')
     >>> x["selectors"][1]  # doctest: +NORMALIZE_WHITESPACE
-    {'name': 'fimf', 'challenger': True,
+    {'id': 'fimf', 'name': 'fimf', 'challenger': True,
      'discretize': {'bins': 2, 'strategy': 'equal-width'}}
     """
     where = f"experiment {name!r} (extends {study_name!r})"
@@ -431,12 +432,91 @@ def extend_study(name: str, study_name: str, study: dict[str, Any],
         for entry in addition.get(key) or []:
             entry = {**entry, "challenger": True}
             if key == "selectors" and shared and "discretize" not in entry:
-                entry["discretize"] = shared
+                # named as written (the discretization is the study's)
+                entry = {"id": method_id(entry), **entry, "discretize": shared}
             out.setdefault(key, []).append(entry)
     if addition.get("description"):
         out["description"] = addition["description"]
     out["extends"] = study_name
     return out
+
+
+#: Top-level settings a challenge config takes from the config of its studies
+#: (the data and its preparation: the studies' cached jobs are then the same).
+SHARED_SETTINGS = ("datasets_table", "mirror", "prepare", "fold_batch",
+                   "keep_predictions")
+
+
+def study_names(configfile: str) -> tuple[list[str], list[str]]:
+    """The experiments of a config file (through its experiment files), and
+    its *studies*: those named like the file that defines them
+    (``config/papers/lee2016.yaml``'s ``lee2016``, ``config/tiny.yaml``'s
+    ``tiny``), or every experiment when none is."""
+    data = load_yaml_file(configfile) or {}
+    if not isinstance(data, dict):
+        raise ValueError(f"{configfile}: not a config (no mapping)")
+    names, studies = [], []
+    sources = [(configfile, data.get("experiments") or {})]
+    for path in data.get("experiment_files") or []:
+        sources.append((path, _file_experiments(path)))
+    for path, experiments in sources:
+        stem = os.path.basename(path).split(".")[0]
+        for name in experiments:
+            names.append(name)
+            if name == stem:
+                studies.append(name)
+    return names, studies or names
+
+
+def challenge_config(configfile: str, studies: list[str] | None,
+                     selectors: list[dict[str, Any]],
+                     classifiers: list[dict[str, Any]],
+                     datasets: list[str] | None = None
+                     ) -> tuple[dict[str, Any], list[str]]:
+    """The config that challenges ``studies`` of ``configfile`` (default its
+    studies, :func:`study_names`) with ``selectors`` and ``classifiers``: one
+    experiment per study, :func:`challenge_name` of the study and the first
+    challenger's id, that ``extends`` the study (its datasets cut to
+    ``datasets`` where given), and the file's data settings
+    (:data:`SHARED_SETTINGS`). Also returns a note per study left out
+    (no dataset of ``datasets``)."""
+    if not selectors and not classifiers:
+        raise ValueError("name a selector or a classifier to challenge the studies")
+    data = load_yaml_file(configfile) or {}
+    names, default = study_names(configfile)
+    chosen = list(studies or default)
+    base = {"study_files": [configfile]}
+    for name in chosen:
+        try:
+            study, _ = find_study(name, base)
+        except ValueError:
+            raise ValueError(
+                f"no study {name!r} in {configfile} (its experiments: "
+                f"{', '.join(names) or 'none'})") from None
+    ident = method_id((selectors or classifiers)[0])
+    config: dict[str, Any] = {k: data[k] for k in SHARED_SETTINGS if k in data}
+    config["study_files"] = [configfile]
+    experiments: dict[str, Any] = {}
+    notes = []
+    for name in chosen:
+        study, _ = find_study(name, base)
+        x: dict[str, Any] = {"extends": name}
+        if datasets:
+            keep = [d for d in study.get("datasets", []) if d in datasets]
+            if not keep:
+                notes.append(f"{name}: none of {', '.join(datasets)} among its "
+                             f"datasets ({', '.join(study.get('datasets', []))})")
+                continue
+            x["datasets"] = keep
+        if selectors:
+            x["selectors"] = [dict(e) for e in selectors]
+        if classifiers:
+            x["classifiers"] = [dict(e) for e in classifiers]
+        experiments[challenge_name(name, ident)] = x
+    if not experiments:
+        raise ValueError("no study to challenge: " + "; ".join(notes))
+    config["experiments"] = experiments
+    return config, notes
 
 
 def resolve_extends(config: dict[str, Any]) -> dict[str, Any]:
