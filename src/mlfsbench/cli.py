@@ -512,7 +512,7 @@ Every other argument goes to Snakemake unchanged (put them after '--' if they
 could be taken for this command's own), for example:
   mlfsbench run --cores 2 --configfile config/quick.yaml
   mlfsbench run --cores all -- --dry-run
-  mlfsbench run --cores 2 -- --keep-going --rerun-triggers mtime
+  mlfsbench run --cores 2 -- --keep-going --forcerun stats
 The run first obtains and prepares every dataset (a dataset that fails is
 left out of the studies, which are built from the rest; the exit status is
 then 1), shows its progress (per study: jobs done of total, the running job,
@@ -521,7 +521,10 @@ with the summary page's path and one line per failure.
 On one machine every job runs on one thread (Snakemake's --max-threads 1)
 unless you give --max-threads N, a --profile or an --executor. A stale lock
 of a killed run is removed when no other run is alive here; outputs of
-killed jobs are recomputed.
+killed jobs are recomputed. Jobs rerun when their parameters (code versions
+included), inputs or software change, not their file times
+(--rerun-triggers params input software-env unless you give your own), so a
+cache copied from another checkout is reused: docs/cache.md.
 """
 
 
