@@ -484,11 +484,11 @@ def challenge_config(configfile: str, studies: list[str] | None,
         raise ValueError("name a selector or a classifier to challenge the studies")
     data = load_yaml_file(configfile) or {}
     names, default = study_names(configfile)
-    chosen = list(studies or default)
     base = {"study_files": [configfile]}
-    for name in chosen:
+    found = {}
+    for name in studies or default:
         try:
-            study, _ = find_study(name, base)
+            found[name], _ = find_study(name, base)
         except ValueError:
             raise ValueError(
                 f"no study {name!r} in {configfile} (its experiments: "
@@ -498,8 +498,7 @@ def challenge_config(configfile: str, studies: list[str] | None,
     config["study_files"] = [configfile]
     experiments: dict[str, Any] = {}
     notes = []
-    for name in chosen:
-        study, _ = find_study(name, base)
+    for name, study in found.items():
         x: dict[str, Any] = {"extends": name}
         if datasets:
             keep = [d for d in study.get("datasets", []) if d in datasets]
