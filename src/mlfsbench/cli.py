@@ -306,8 +306,8 @@ def cmd_challenge(args) -> int:
     name = next(iter(config["experiments"])).split("+", 1)[1]
     out = args.output or f"config/challenges/{name}.yaml"
     text = ("# Written by `mlfsbench challenge`; run again with\n# "
-            f"`mlfsbench run --configfile {out}`. Each experiment extends a study\n"
-            f"# (docs/challenge.md); its results go to results/<experiment>/.\n"
+            f"`mlfsbench run --configfile {out}`.\n# Each experiment extends a "
+            "study (docs/challenge.md); its results go to\n# results/<experiment>/.\n"
             + yaml.safe_dump(config, sort_keys=False))
     os.makedirs(os.path.dirname(os.path.join(workdir, out)) or ".", exist_ok=True)
     write_text(os.path.join(workdir, out), text)
