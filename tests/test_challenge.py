@@ -68,6 +68,7 @@ def test_extends_takes_the_study_under_its_favoured_readings_and_adds():
     x = plan.experiments["lee2016+x"]
     lee = study("lee2016", "lee2016")
     assert x["extends"] == "lee2016" and "readings" not in x
+    assert x["description"] == f"{lee['description']} Challenged by x."
     assert x["datasets"] == ["genbase", "yeast"]  # the study's order
     for key in ("splits", "n_features", "claims"):
         assert x[key] == lee[key]

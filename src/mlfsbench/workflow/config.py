@@ -435,8 +435,10 @@ def extend_study(name: str, study_name: str, study: dict[str, Any],
                 # named as written (the discretization is the study's)
                 entry = {"id": method_id(entry), **entry, "discretize": shared}
             out.setdefault(key, []).append(entry)
-    if addition.get("description"):
-        out["description"] = addition["description"]
+    added = [method_id(e) for key in ("selectors", "classifiers")
+             for e in addition.get(key) or []]
+    out["description"] = addition.get("description") or " ".join(
+        [out.get("description") or study_name, f"Challenged by {', '.join(added)}."])
     out["extends"] = study_name
     return out
 
