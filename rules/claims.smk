@@ -29,6 +29,7 @@ rule claims:
     params:
         experiment=experiment_config,
         study=study_of,
+        files=claims_digest,
         code=code("claims.py", "claims"),
     script:
         "../scripts/claims.py"
@@ -104,6 +105,10 @@ rule summary:
         runtime=10,
     params:
         experiments=canonical(MAIN_EXPERIMENTS),
+        # the claims files the page reads (papers, datasets named)
+        files=content_digest(
+            sorted({x["claims"] for x in MAIN_EXPERIMENTS.values() if x.get("claims")})
+        ),
         code=code("summary.py"),
     script:
         "../scripts/summary.py"

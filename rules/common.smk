@@ -9,6 +9,7 @@ from mlfsbench.data.rawfiles import RAW_FILE_ROLES, file_sha256
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
 from mlfsbench.workflow.config import CONFIG_SCHEMA, canonical, config_source
 from mlfsbench.workflow.config import method_labels
+from mlfsbench.workflow.config import content_digest
 from mlfsbench.workflow.plan import alternatives, cache_keys, make_plan, mem_mb_of
 from mlfsbench.workflow.plan import read_config
 from mlfsbench.workflow.versions import (
@@ -74,6 +75,12 @@ readings_spec = PLAN.readings_spec
 headline_metric, provenance_config = PLAN.headline_metric, PLAN.provenance_config
 method_order, dataset_params = PLAN.method_order, PLAN.dataset_params
 experiment_datasets, stats_metrics = PLAN.experiment_datasets, PLAN.stats_metrics
+
+
+def claims_digest(wildcards):
+    """The sha256 of the claims file and the printed tables a claims job reads
+    (no rule makes them; runs are not triggered by file times)."""
+    return content_digest([claims_file(wildcards), *printed_file(wildcards)])
 
 
 def variant_claims(wildcards):

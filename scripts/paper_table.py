@@ -8,7 +8,8 @@ def main(summary, stats, metric, experiment, outs, options, labels=None,
          order=None):
     write_paper_table(summary, stats, metric, experiment, outs,
                       n_features=options["n_features"], labels=labels, order=order,
-                      decimals=options.get("round"))
+                      decimals=options.get("round"),
+                      exclude=options.get("exclude", ()))
 
 
 if __name__ == "__main__":

@@ -206,7 +206,38 @@ def test_one_thread_per_job_on_one_machine(tmp_path, monkeypatch, args, added):
     work.mkdir()
     (work / "Snakefile").write_text("")
     assert run(args, workdir=work) == 0
-    assert json.loads(seen.read_text()) == ["--rerun-incomplete", *added, *args]
+    assert json.loads(seen.read_text()) == [*TRIGGERS, "--rerun-incomplete",
+                                            *added, *args]
+
+
+TRIGGERS = ["--rerun-triggers", "params", "input", "software-env"]
+
+
+@pytest.mark.parametrize(("args", "triggers"), [
+    (["--cores", "2"], TRIGGERS),
+    (["--cores", "2", "--rerun-triggers", "mtime", "code"], []),
+    (["--rerun-triggers=params", "--cores", "2"], []),
+])
+def test_runs_rerun_on_content_not_file_times(tmp_path, monkeypatch, args, triggers):
+    """Snakemake's ``code`` trigger (an output older than its rule's script)
+    and ``mtime`` are left out unless the arguments choose the triggers: a
+    cache copied into a fresh clone is reused (docs/cache.md)."""
+    import json
+
+    seen = tmp_path / "argv.json"
+    exe = tmp_path / "fake.py"
+    exe.write_text("import json, sys\n"
+                   "if '--unlock' not in sys.argv:\n"
+                   f"    json.dump(sys.argv[1:], open({str(seen)!r}, 'w'))\n")
+    monkeypatch.setattr("mlfsbench.workflow.runner._snakemake_cmd",
+                        lambda: [sys.executable, str(exe)])
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "Snakefile").write_text("")
+    for extra in ([], ["--dry-run"]):  # a run and an inspection
+        assert run([*args, *extra], workdir=work) == 0
+        assert json.loads(seen.read_text())[:len(triggers) + 1] == [
+            *triggers, "--rerun-incomplete"]
 
 
 @pytest.mark.parametrize("name", ["NA", "nan", "null", "None", "N/A"])
@@ -262,9 +293,12 @@ def test_run_from_another_directory_with_directory_or_snakefile(tmp_path, monkey
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
     assert run(["--directory", "../w", "--cores", "1"]) == 0
-    assert seen.read_text() == f"{work} --rerun-incomplete --max-threads 1 --cores 1"
+    triggers = " ".join(TRIGGERS)
+    assert seen.read_text() == (f"{work} {triggers} --rerun-incomplete --max-threads 1 "
+                                "--cores 1")
     assert run(["--snakefile", "../w/Snakefile", "--cores", "1"]) == 0
-    assert seen.read_text() == (f"{elsewhere} --rerun-incomplete --max-threads 1 "
+    assert seen.read_text() == (f"{elsewhere} {triggers} --rerun-incomplete "
+                                "--max-threads 1 "
                                 f"--snakefile {work / 'Snakefile'} --cores 1")
     with pytest.raises(FileNotFoundError, match="no Snakefile here"):
         run(["--cores", "1"])

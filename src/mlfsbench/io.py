@@ -208,6 +208,27 @@ def read_table(path: str | os.PathLike, **kwargs: Any) -> pd.DataFrame:
                        **kwargs)
 
 
+def without_methods(table: pd.DataFrame, methods: Any) -> pd.DataFrame:
+    """``table`` without the rows of ``methods`` (ids in its ``selector`` or
+    ``classifier`` column): a challenge experiment's tables seen as the
+    paper's methods only. ``table`` itself when ``methods`` is empty.
+
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"selector": ["a", "b", "a"], "classifier": ["c", "c", "x"]})
+    >>> without_methods(t, ["b", "x"])["selector"].tolist()
+    ['a']
+    """
+    methods = set(methods or ())
+    if not methods:
+        return table
+    keep = None
+    for column in ("selector", "classifier"):
+        if column in table.columns:
+            out = ~table[column].astype(str).isin(methods)
+            keep = out if keep is None else keep & out
+    return table if keep is None else table[keep].reset_index(drop=True)
+
+
 def read_selections(path: str | os.PathLike,
                     unrecorded: list[Path] | None = None) -> list[dict]:
     """The per-fold records of a selection file (batch or single fold),

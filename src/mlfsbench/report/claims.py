@@ -100,9 +100,17 @@ import yaml
 
 from mlfsbench.evaluation import printed as printed_tables
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
-from mlfsbench.io import BASELINE, format_table, read_table, write_text
+from mlfsbench.io import (
+    BASELINE,
+    format_table,
+    read_table,
+    without_methods,
+    write_text,
+)
 from mlfsbench.workflow.config import (
+    challenger_ids,
     entry_params,
+    is_challenger,
     method_id,
     method_names,
     printed_path,
@@ -181,7 +189,9 @@ class Results:
     ``methods`` maps the names a claim may use (config ``id``, ``label``,
     registry ``name`` when unique) to the selector identifiers of the tables,
     ``classifiers`` likewise for classifiers;
-    ``params`` maps an identifier to a function ``dataset -> parameters``.
+    ``params`` maps an identifier to a function ``dataset -> parameters``;
+    ``exclude``: method ids whose rows the summary and runtime tables read
+    here leave out (a challenge experiment's challengers).
     """
 
     def __init__(self, root: PathLike, *, datasets: Sequence[str] | None = None,
@@ -190,8 +200,10 @@ class Results:
                  summary: pd.DataFrame | None = None,
                  stats: Mapping[str, dict] | None = None,
                  runtime: pd.DataFrame | None = None,
-                 classifiers: Mapping[str, str] | None = None):
+                 classifiers: Mapping[str, str] | None = None,
+                 exclude: Sequence[str] = ()):
         self.root = os.fspath(root)
+        self.exclude = list(exclude)
         self._summary = summary
         self._stats = dict(stats) if stats is not None else {}
         self._runtime = runtime
@@ -207,7 +219,8 @@ class Results:
             path = os.path.join(self.root, "tables", "summary.tsv")
             if not os.path.exists(path):
                 raise NotCheckable(f"no result table {path}")
-            self._summary = read_table(path, dtype={"n_features": str})
+            self._summary = without_methods(
+                read_table(path, dtype={"n_features": str}), self.exclude)
         return self._summary
 
     def stats(self, metric: str) -> dict[str, Any]:
@@ -244,7 +257,7 @@ class Results:
             path = os.path.join(self.root, "tables", "runtime.tsv")
             if not os.path.exists(path):
                 raise NotCheckable(f"no runtime table {path}")
-            self._runtime = read_table(path)
+            self._runtime = without_methods(read_table(path), self.exclude)
         return self._runtime
 
     @property
@@ -1075,13 +1088,22 @@ def method_aliases(entries: Sequence[Mapping[str, Any]]) -> dict[str, str]:
 
 
 def results_for(root: PathLike, experiment_config: Mapping[str, Any]) -> Results:
-    """:class:`Results` of one experiment directory with its config's names."""
-    entries = experiment_config.get("selectors", [])
+    """:class:`Results` of one experiment directory with its config's names.
+
+    The claims are the paper's: a challenge experiment's challengers
+    (entries flagged ``challenger``) are left out of the names and of the
+    summary and runtime rows, as the statistics leave them out, so the
+    verdicts are those of the study without them.
+    """
+    challengers = challenger_ids(experiment_config)
+    entries = [e for e in experiment_config.get("selectors", [])
+               if not is_challenger(e)]
+    classifiers = [e for e in experiment_config.get("classifiers", [])
+                   if not is_challenger(e)]
     params = {method_id(e): (lambda d, e=e: entry_params(e, d)) for e in entries}
     return Results(root, datasets=experiment_config.get("datasets"),
                    methods=method_aliases(entries), params=params,
-                   classifiers=method_aliases(experiment_config.get("classifiers",
-                                                                    [])))
+                   classifiers=method_aliases(classifiers), exclude=challengers)
 
 
 def write_claims(claims_path: PathLike, experiment: str,

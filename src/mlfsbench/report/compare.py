@@ -34,7 +34,14 @@ import pandas as pd
 
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
 from mlfsbench.evaluation.stats import compare_methods, round_table
-from mlfsbench.io import BASELINE, format_table, read_table, write_json, write_text
+from mlfsbench.io import (
+    BASELINE,
+    format_table,
+    read_table,
+    without_methods,
+    write_json,
+    write_text,
+)
 from mlfsbench.report.cd_diagram import critical_difference_diagram
 from mlfsbench.report.names import display_name, method_key, metric_label
 from mlfsbench.report.render import message_figure, save_figure, write_html_table
@@ -179,14 +186,18 @@ def write_comparison(summary_path: PathLike, metric: str, json_out: PathLike,
                      png_out: PathLike, *, n_features: int | str = "mean",
                      control: str | None = None, alpha: float = 0.05,
                      round: int | None = None,  # noqa: A002
-                     labels: dict[str, str] | None = None) -> dict:
+                     labels: dict[str, str] | None = None,
+                     exclude: Sequence[str] = ()) -> dict:
     """The ``stats`` rule: one metric's comparison as JSON and its CD diagram.
 
     The JSON keeps the method identifiers; the diagram shows ``labels``
     (identifier -> readable name, see
-    :func:`mlfsbench.report.names.display_name`).
+    :func:`mlfsbench.report.names.display_name`). ``exclude``: method ids
+    (selectors or classifiers) left out, a challenge experiment's
+    challengers: the comparison is the paper's.
     """
-    summary = read_table(summary_path, dtype={"n_features": str})
+    summary = without_methods(read_table(summary_path, dtype={"n_features": str}),
+                              exclude)
     result = compare(summary, metric, n_features=n_features, control=control,
                      alpha=alpha, round=round)
     write_json(json_out, result)

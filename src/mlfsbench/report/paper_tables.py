@@ -26,7 +26,7 @@ from typing import Any
 import pandas as pd
 
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
-from mlfsbench.io import BASELINE, write_text
+from mlfsbench.io import BASELINE, without_methods, write_text
 from mlfsbench.report.names import display_name, method_key, metric_label
 from mlfsbench.report.render import html_page
 
@@ -260,10 +260,13 @@ def write_paper_table(summary_path: PathLike, stats_path: PathLike | None,
                       metric: str, experiment: str, outs: Mapping[str, PathLike],
                       *, n_features="mean", labels: Mapping[str, str] | None = None,
                       order: Sequence[str] | None = None,
-                      decimals: int | None = None) -> PaperTable:
+                      decimals: int | None = None,
+                      exclude: Sequence[str] = ()) -> PaperTable:
     """The ``paper_table`` rule: one metric's table written to ``outs``
-    (keys ``tsv``, ``md``, ``tex``, ``html``)."""
-    summary = pd.read_csv(summary_path, sep="\t", dtype={"n_features": str})
+    (keys ``tsv``, ``md``, ``tex``, ``html``); ``exclude``: method ids left
+    out (a challenge experiment's challengers: the paper's table)."""
+    summary = without_methods(
+        pd.read_csv(summary_path, sep="\t", dtype={"n_features": str}), exclude)
     stats = None
     if stats_path is not None:
         with open(stats_path, encoding="utf-8") as fh:

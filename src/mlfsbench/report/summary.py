@@ -447,7 +447,8 @@ def summary_info(experiments: Mapping[str, Mapping[str, Any]],
             named = set()
             specs = {}
             for c in data.get("claims", []):
-                if c.get("experiment", data.get("experiment")) == name:
+                # a challenge experiment's claims are its study's
+                if c.get("experiment", data.get("experiment")) == x.get("extends", name):
                     q = c.get("quantity") or {}
                     named |= set(q.get("datasets") or []) | (
                         {q["dataset"]} if "dataset" in q else set())

@@ -44,6 +44,7 @@ from mlfsbench.workflow.config import (
     applies_to,
     cache_id,
     canonical,
+    challenger_ids,
     check_config,
     check_config_file,
     check_experiment,
@@ -57,6 +58,7 @@ from mlfsbench.workflow.config import (
     experiment_feature_counts,
     grid_id,
     input_kind,
+    is_challenger,
     load_experiment_files,
     method_id,
     method_labels,
@@ -158,12 +160,13 @@ class Plan:
         return {e: x for e, x in self.experiments.items() if e not in variants}
 
     def study_of(self, experiment: str) -> str:
-        """The configured experiment a variant belongs to (itself otherwise):
-        the name its claims are filed under."""
+        """The configured experiment a variant belongs to, the study a
+        challenge experiment extends (itself otherwise): the name its claims
+        are filed under."""
         for name, variants in self.variants.items():
             if any(v == experiment for v, _, _ in variants):
                 return name
-        return experiment
+        return self.experiments[experiment].get("extends") or experiment
 
     @staticmethod
     def batch_keys(wildcards) -> dict[str, str]:
@@ -171,9 +174,10 @@ class Plan:
         return {k: getattr(wildcards, k) for k in ("dataset", "split", "batch")}
 
     def method_order(self, wildcards) -> list[str]:
-        """The experiment's selector ids in config order (table columns)."""
+        """The experiment's selector ids in config order (the paper table's
+        columns: the paper's methods, challengers left out)."""
         return [method_id(e) for e in self.experiments[wildcards.experiment]
-                ["selectors"]]
+                ["selectors"] if not is_challenger(e)]
 
     def dataset_params(self, wildcards) -> dict[str, Any]:
         """Parameters the experiment's selectors set per dataset, by id (the
@@ -397,6 +401,9 @@ class Plan:
             out["control"] = opts["control"]
         if opts.get("round") is not None:
             out["round"] = opts["round"]
+        exclude = self.challengers(wildcards.experiment)
+        if exclude:  # the paper's methods only (absent otherwise: no rerun)
+            out["exclude"] = exclude
         return canonical(out)
 
     def headline_metric(self, wildcards) -> str:
@@ -426,12 +433,11 @@ class Plan:
         return canonical({**shared, "experiments": {name: self.experiments[name]}})
 
     def challengers(self, experiment: str) -> list[str]:
-        """The method ids (the tables' selector and classifier columns) of
-        the experiment's entries flagged ``challenger: true``, selectors
-        first, in config order."""
-        x = self.experiments[experiment]
-        return [method_id(e) for kind in ("selectors", "classifiers")
-                for e in x[kind] if e.get("challenger")]
+        """The method ids (as in the tables' selector and classifier columns)
+        of the experiment's entries flagged ``challenger: true``, selectors
+        then classifiers; the statistics, paper tables and claims leave them
+        out (:func:`~mlfsbench.workflow.config.challenger_ids`)."""
+        return challenger_ids(self.experiments[experiment])
 
 
 def cache_keys(wildcards) -> dict[str, str]:

@@ -17,6 +17,10 @@ incomplete outputs behind. Before starting Snakemake this runner
    recomputed. Outputs are written atomically by every stage, so no
    half-written file can be mistaken for a complete one.
 
+Jobs rerun when their content keys change, not their file times
+(:data:`RERUN_TRIGGERS`, unless the arguments give ``--rerun-triggers``): a
+cache copied from another checkout is reused (docs/cache.md).
+
 On one machine (no ``--max-threads``, ``--executor`` or ``--profile`` among
 the arguments) the run adds ``--max-threads 1``: every job runs its batch's
 folds in turn in one process, and Snakemake runs as many jobs at once as
@@ -214,6 +218,31 @@ def job_thread_args(args: Sequence[str]) -> list[str]:
         if arg in own or arg.startswith(tuple(f"{o}=" for o in own)):
             return []
     return ["--max-threads", "1"]
+
+
+#: What reruns a job (Snakemake's ``--rerun-triggers``): a change of its
+#: parameters (code versions, method parameters, the content digests of files
+#: no rule makes), of its set of inputs or of its software environment; not
+#: ``code`` (outputs older than the rule's script: every job of a fresh clone
+#: with a copied cache) and not ``mtime`` (docs/cache.md).
+RERUN_TRIGGERS = ("params", "input", "software-env")
+
+
+def rerun_trigger_args(args: Sequence[str]) -> list[str]:
+    """``--rerun-triggers`` :data:`RERUN_TRIGGERS` unless ``args`` choose
+    their own.
+
+    >>> rerun_trigger_args(["--cores", "2"])
+    ['--rerun-triggers', 'params', 'input', 'software-env']
+    >>> rerun_trigger_args(["--rerun-triggers", "mtime"])
+    []
+    """
+    for arg in args:
+        if arg == "--":
+            break
+        if arg == "--rerun-triggers" or arg.startswith("--rerun-triggers="):
+            return []
+    return ["--rerun-triggers", *RERUN_TRIGGERS]
 
 
 #: Arguments with which Snakemake only inspects or reports: passed through
@@ -488,8 +517,10 @@ def _passthrough(cmd: list[str], args: Sequence[str], workdir: Path) -> int:
     # even when this process was started with SIGINT ignored (in the
     # background of a script: `mlfsbench run ... &`), a disposition its
     # children would otherwise inherit.
-    child = subprocess.Popen([*cmd, "--rerun-incomplete", *job_thread_args(args),
-                              *args], cwd=workdir, preexec_fn=_default_sigint)
+    # (the triggers take several values: a flag must follow them)
+    child = subprocess.Popen([*cmd, *rerun_trigger_args(args), "--rerun-incomplete",
+                              *job_thread_args(args), *args], cwd=workdir,
+                             preexec_fn=_default_sigint)
     forward = (signal.SIGINT, signal.SIGTERM)
     received: list[int] = []
 
@@ -525,7 +556,8 @@ def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
     width = shutil.get_terminal_size((300, 24)).columns - 1 if tty else 300
     progress = Progress(out, tty=tty, width=width,
                         users=shared_users(plan) if plan is not None else None)
-    base = [*cmd, "--rerun-incomplete", *job_thread_args(args), *args]
+    base = [*cmd, *rerun_trigger_args(args), "--rerun-incomplete",
+            *job_thread_args(args), *args]
     unavailable: dict[str, str] = {}
     with open(log_path, "w", encoding="utf-8") as log_fh:
         follow = _Follow(workdir, log_fh, progress)
