@@ -446,9 +446,9 @@ def summary_info(experiments: Mapping[str, Mapping[str, Any]],
             info["paper"] = " ".join(str(data.get("paper", "")).split())
             named = set()
             specs = {}
+            study = x.get("extends", name)  # a challenge's claims are its study's
             for c in data.get("claims", []):
-                # a challenge experiment's claims are its study's
-                if c.get("experiment", data.get("experiment")) == x.get("extends", name):
+                if c.get("experiment", data.get("experiment")) == study:
                     q = c.get("quantity") or {}
                     named |= set(q.get("datasets") or []) | (
                         {q["dataset"]} if "dataset" in q else set())
