@@ -24,7 +24,7 @@ import pytest
 import yaml
 
 from mlfsbench.workflow.config import cache_id
-from mlfsbench.workflow.runner import copy_workflow
+from mlfsbench.workflow.runner import copy_workflow, rerun_trigger_args
 
 pytestmark = [pytest.mark.workflow, pytest.mark.slow]
 
@@ -65,9 +65,10 @@ def run(workdir: Path, mirror: str, configfile="config/tiny.yaml", *extra,
 
 
 def planned(workdir: Path, mirror: str, configfile="config/tiny.yaml", env=None):
-    """Jobs a run would execute: list of (rule, wildcards dict)."""
+    """Jobs a run would execute: list of (rule, wildcards dict). Planned with
+    the rerun triggers of ``mlfsbench run`` (content, not file times)."""
     cmd = [str(BIN / "snakemake"), "--dry-run", "--cores", "1", "--configfile",
-           configfile, "--config", f"mirror={mirror}"]
+           configfile, "--config", f"mirror={mirror}", *rerun_trigger_args([])]
     proc = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True,
                           timeout=TIMEOUT, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
