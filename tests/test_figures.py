@@ -132,3 +132,19 @@ def test_figures_are_compressed_and_reproducible(tmp_path):
     assert one == two
     assert len(one) < 80_000
     assert np.asarray(mpimg.imread(tmp_path / "one.png")).ndim == 3
+
+
+def test_no_method_curve_is_drawn_in_the_baselines_grey(tmp_path):
+    """Ten selectors on one dataset: matplotlib's cycle would draw the 8th in
+    C7, the grey of the all-features lines."""
+    from matplotlib.colors import to_hex
+
+    frame = summary_frame(datasets=("a",))
+    frames = [frame.assign(selector=frame["selector"] + str(n)) for n in range(4)]
+    fig = plot_dataset(pd.concat(frames), "a", tmp_path / "a.png", tmp_path / "a.pdf")
+    curves = [line for line in fig.axes[0].get_lines()
+              if line.get_linestyle() == "-"]
+    assert len(curves) == 12
+    colours = [to_hex(line.get_color()) for line in curves]
+    assert to_hex("C7") not in colours and to_hex("grey") not in colours
+    assert len(set(colours)) == 12

@@ -25,7 +25,7 @@ from mlfsbench.io import (
     warn_unrecorded,
     write_text,
 )
-from mlfsbench.report.render import write_html_table
+from mlfsbench.report.render import CURVE_COLOURS, write_html_table
 
 PathLike = str | os.PathLike
 
@@ -171,7 +171,7 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
     for ax, metric in zip(axes, metrics, strict=False):
         for i, ((split, sel, clf), g) in enumerate(groups):
             g = g[g["metric"] == metric]
-            colour = f"C{i % 10}"
+            colour = CURVE_COLOURS[i % len(CURVE_COLOURS)]
             numeric = g[~g["n_features"].isin(["all", "selected"])]
             ks = numeric["n_features"].astype(int).to_numpy()
             order = np.argsort(ks, kind="mergesort")

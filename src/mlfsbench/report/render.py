@@ -18,6 +18,17 @@ from mlfsbench.io import atomic_path, write_text
 PathLike = str | os.PathLike
 
 
+#: Colours of the methods' curves (headline and per-dataset figures), in
+#: method order:
+#: matplotlib's default cycle without its grey (C7 reads as the grey
+#: all-features lines of :func:`mlfsbench.report.render.draw_baselines`),
+#: then tab20's light tones but its grey: 18 colours before one repeats.
+#: Up to 7 methods get the cycle's first colours, as before.
+CURVE_COLOURS = ("C0", "C1", "C2", "C3", "C4", "C5", "C6", "C8", "C9",
+                 "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5",
+                 "#c49c94", "#f7b6d2", "#dbdb8d", "#9edae5")
+
+
 #: Style of the report's standalone tables: they fit the page (a wide table
 #: scrolls inside its box, long headers wrap) instead of running off it.
 TABLE_STYLE = ("body{font-family:sans-serif;margin:1em}"

@@ -29,6 +29,7 @@ from mlfsbench.io import write_text
 from mlfsbench.report.claims import COLUMNS, NOT_CHECKABLE, NOT_REPRODUCED, REPRODUCED
 from mlfsbench.report.names import display_name, method_key, metric_label
 from mlfsbench.report.paper_tables import anchor, html_fragment
+from mlfsbench.report.render import CURVE_COLOURS
 
 PathLike = str | os.PathLike
 
@@ -68,14 +69,7 @@ div.prose:has(.mlfs-summary){max-width:1200px}
 #: may hold others (they get columns of their own after these).
 OVERVIEW_VERDICTS = (REPRODUCED, NOT_REPRODUCED, NOT_CHECKABLE)
 DEPENDS = "depends on a reading"
-#: Colours of the methods' headline curves, in sorted method order:
-#: matplotlib's default cycle without its grey (C7 reads as the grey
-#: all-features lines of :func:`mlfsbench.report.render.draw_baselines`),
-#: then tab20's light tones but its grey: 18 colours before one repeats.
-#: Up to 7 methods get the cycle's first colours, as before.
-CURVE_COLOURS = ("C0", "C1", "C2", "C3", "C4", "C5", "C6", "C8", "C9",
-                 "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5",
-                 "#c49c94", "#f7b6d2", "#dbdb8d", "#9edae5")
+
 
 
 def _img(path: PathLike, alt: str, cls: str = "") -> str:
