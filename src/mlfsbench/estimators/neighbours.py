@@ -80,6 +80,7 @@ __all__ = [
     "manhattan_distances",
     "smallest_k",
     "sorted_neighbours",
+    "two_class_neighbours",
 ]
 
 #: Memory (MiB) for one block of the distances of a neighbour search.
@@ -612,6 +613,33 @@ def class_neighbours_by_mask(S, key, counts, kk, k, D=None, *, gather=True):
             if not rows.size:
                 break
     return out
+
+
+def two_class_neighbours(S, codes, want, kk, k, width=32):
+    """:func:`class_neighbours_by_mask` for one class of many targets at once.
+
+    ``S`` (b, n): each row's order (distance, then index); ``codes`` (n, T):
+    the 0/1 class of every instance in each of ``T`` two-class targets (a BR
+    decomposition); ``want`` (T,): the class looked for in each target (the
+    larger one, whose ``k`` nearest members lie in a short prefix of the
+    order); ``kk`` (b, T): how many of them each row uses. One gather of the
+    codes of the first ``width`` columns of every order serves all targets:
+    the neighbours are the positions of that prefix whose code is ``want``,
+    in order. Returns ``(out, lacking)``: ``out`` (b, T, k) instance indices
+    (entries at ``j >= kk`` are not to be used) and ``lacking`` (b, T), the
+    cells whose prefix holds fewer than ``kk`` of them (their ``out`` is not
+    set: the caller looks them up in the whole order).
+    """
+    b, n = S.shape
+    n_t = codes.shape[1]
+    out = np.zeros((b, n_t, k), dtype=S.dtype)
+    head = S[:, : min(width, n)]
+    mask = (codes[head] == want).transpose(0, 2, 1)  # (b, T, w)
+    rank = np.cumsum(mask, axis=2, dtype=np.int32) - 1
+    found = rank[:, :, -1] + 1 if head.shape[1] else np.zeros((b, n_t), int)
+    r, t, pos = np.nonzero(mask & (rank < kk[:, :, None]))
+    out[r, t, rank[r, t, pos]] = head[r, pos]
+    return out, found < kk
 
 
 def class_neighbours(S, key, counts, kk, k, D=None, *, prefix=RELIEFF_PREFIX,
