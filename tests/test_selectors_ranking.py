@@ -686,3 +686,55 @@ def test_relieff_shortcuts_equal_sorting_the_whole_order(binary, prefix, mask,
         got = relieff_scores(X, classes, n_neighbors=5, prefix=prefix,
                              mask_path=mask, gather_path=gather)
         np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("binary", [False, True])
+@pytest.mark.parametrize("k, n_samples", [(1, None), (5, None), (10, 37)])
+def test_relieff_batched_two_class_targets_equal_one_at_a_time(binary, k,
+                                                               n_samples):
+    """Every BR label of a block at once (batch_path) gives the scores of the
+    per-label loop bit for bit: binary features (ties abound), labels
+    balanced to the instance (class sizes tie), rare (a few positives, below
+    k), common (the larger class is 1), constant, and a label-powerset class
+    beside them (which keeps the per-target loop)."""
+    rng = np.random.default_rng(7)
+    n = 160
+    X = (rng.random((n, 12)) < 0.25).astype(float) if binary else rng.random((n, 12))
+    Y = (rng.random((n, 6)) < [0.3, 0.03, 0.9, 0.0, 0.1, 0.6]).astype(int)
+    Y[:, 0] = np.arange(n) % 2  # 80 and 80
+    lp = Y @ (1 << np.arange(6))
+    for classes in (Y, np.column_stack([Y, lp])):
+        kw = {"n_neighbors": k, "n_samples": n_samples, "random_state": 1}
+        new = relieff_scores(X, classes, **kw)
+        old = relieff_scores(X, classes, batch_path=False, **kw)
+        assert np.array_equal(new, old)
+        assert np.abs(new).max() > 0
+
+
+def test_relieff_batched_equals_one_at_a_time_on_emotions(emotions):
+    X, Y = emotions
+    lp = Y @ (1 << np.arange(Y.shape[1]))
+    for classes in (Y, lp):
+        new = relieff_scores(X, classes)
+        old = relieff_scores(X, classes, batch_path=False)
+        assert np.array_equal(new, old)
+
+
+def test_two_class_neighbours_are_the_first_of_their_class_in_the_order():
+    from mlfsbench.estimators.neighbours import two_class_neighbours
+
+    rng = np.random.default_rng(0)
+    D = rng.integers(0, 4, (7, 50)).astype(float)  # many ties
+    S = np.argsort(D, axis=1, kind="stable")
+    codes = (rng.random((50, 3)) < [0.5, 0.1, 0.95]).astype(np.uint8)
+    want = np.array([1, 1, 0])  # the last two: rare in the prefix
+    kk = np.full((7, 3), 4)
+    out, lacking = two_class_neighbours(S, codes, want, kk, 4, width=12)
+    for r in range(7):
+        for t in range(3):
+            first = [j for j in S[r] if codes[j, t] == want[t]][:4]
+            in_prefix = [j for j in S[r, :12] if codes[j, t] == want[t]]
+            assert lacking[r, t] == (len(in_prefix) < 4)
+            if not lacking[r, t]:
+                assert out[r, t].tolist() == first
+    assert lacking.any() and not lacking.all()
