@@ -18,6 +18,11 @@ Third part: on bibtex, RF-BR with rare classes taken from the distances to
 their members against the class masks of each row's distance order (the
 baseline, ``relieff_scores(..., gather_path=False)``); bitwise equal scores.
 
+Fourth part: on bibtex, RF-BR and RF-LP with every two-class target (each BR
+label) of a block handled at once against one target at a time (the
+baseline, ``relieff_scores(..., batch_path=False)``), timed alternately in
+the same run (best of ``--repeats``); bitwise equal scores, ratio old/new.
+
 Usage::
 
     .venv/bin/python bench/bench_relieff.py [--shared PATH] [--repeats N]
@@ -61,6 +66,10 @@ def main(argv=None) -> int:
                         help="skip the bibtex rare-class part")
     parser.add_argument("--rare-samples", type=int, default=600,
                         help="sampled rows of the bibtex part")
+    parser.add_argument("--skip-batch", action="store_true",
+                        help="skip the bibtex batched-labels part")
+    parser.add_argument("--batch-samples", type=int, default=600,
+                        help="sampled rows of the bibtex batched-labels part")
     parser.add_argument("--repeats", type=int, default=3,
                         help="timed repeats of RF-BR (best is kept)")
     args = parser.parse_args(argv)
@@ -103,7 +112,8 @@ def binary_part(args) -> int:
             print(f"FAIL: {name} scores differ by more than 1e-10", file=sys.stderr)
             status = 1
         print(f"speedup {name} sparse-path vs dense-path: {t_dense / t_fast:.1f}x")
-    return status if args.skip_rare else status | rare_part(args)
+    status = status if args.skip_rare else status | rare_part(args)
+    return status if args.skip_batch else status | batch_part(args)
 
 
 def rare_part(args) -> int:
@@ -133,6 +143,43 @@ def rare_part(args) -> int:
         return 1
     print(f"speedup rf-br rare-from-distances vs masks: {t_mask / t_fast:.2f}x")
     return 0
+
+
+def batch_part(args) -> int:
+    """All BR labels of a block at once vs one label at a time, on bibtex.
+
+    RF-BR and RF-LP on the first 90 % of the rows, ``--batch-samples``
+    sampled rows (seed 0). The baseline is the same code with
+    ``batch_path=False`` (the per-target loop, as before 2026-11-25); the two
+    are timed alternately, best of ``--repeats``, and must be equal bit for
+    bit. RF-LP has one many-class target, so it keeps the loop (ratio ~1).
+    """
+    ds = load_shared(args.shared, "bibtex")
+    n = int(0.9 * ds.X.shape[0])
+    X, Y = ds.X[:n], ds.Y[:n]
+    kw = {"n_samples": args.batch_samples, "random_state": 0}
+    print(f"bibtex: {n} samples x {X.shape[1]} binary features, {Y.shape[1]} "
+          f"labels, {args.batch_samples} sampled")
+    status = 0
+    for name, classes in (("rf-br", BinaryRelevance().fit_transform(Y)),
+                          ("rf-lp", LabelPowerset().fit_transform(Y))):
+        best = {True: float("inf"), False: float("inf")}
+        out = {}
+        for _ in range(args.repeats):
+            for batch in (False, True):
+                t, out[batch] = best_time(
+                    lambda c=classes, b=batch: relieff_scores(
+                        X, c, batch_path=b, **kw), 1)
+                best[batch] = min(best[batch], t)
+        same = np.array_equal(out[True], out[False])
+        print(f"{name}: labels at once {best[True]:.3f} s, one at a time "
+              f"{best[False]:.3f} s, scores bitwise equal: {same}")
+        if not same:
+            print(f"FAIL: {name} batched path changed the scores", file=sys.stderr)
+            status = 1
+        print(f"speedup {name} batched vs per-label: "
+              f"{best[False] / best[True]:.2f}x")
+    return status
 
 
 if __name__ == "__main__":
