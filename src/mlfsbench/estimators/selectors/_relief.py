@@ -87,6 +87,7 @@ from mlfsbench.estimators.neighbours import (
     class_neighbours,
     class_neighbours_by_mask,
     manhattan_distances,
+    small_int_keys,
     smallest_k,
     two_class_neighbours,
 )
@@ -217,8 +218,10 @@ def relieff_scores(X, classes, *, n_neighbors=10, n_samples=None,
     batch_path : bool, default=True
         Find the neighbours and pair weights of every two-class target (each
         BR label) at once (:func:`_two_class_pairs`) instead of one target
-        at a time (``False``, the code before 2026-11-25); the same scores
-        bit for bit (tested).
+        at a time, and sort the binary path's integer distances as 16-bit
+        keys (:func:`~mlfsbench.estimators.neighbours.small_int_keys`, radix
+        sorts); ``False``: the code before 2026-11-25. The same scores bit
+        for bit (tested).
     max_sparse_cells : int, default=MAX_SPARSE_CELLS
         Bound on (targets x block rows x features) of the binary path's
         sparse products (smaller: smaller blocks).
@@ -263,6 +266,8 @@ def relieff_scores(X, classes, *, n_neighbors=10, n_samples=None,
     for lo in range(0, m, block):
         rows = sample[lo: lo + block]
         D = manhattan_distances(Xn, rows, Xs)
+        if batch_path and Xs is not None:
+            D = small_int_keys(D)  # same orders, radix-sorted
         S = smallest_k(D, n)  # every instance, by (distance, index)
         pieces = [None] * n_t
         if two.size:
