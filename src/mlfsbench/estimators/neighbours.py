@@ -78,6 +78,7 @@ __all__ = [
     "kth_neighbour_sq_distances",
     "kth_smallest",
     "manhattan_distances",
+    "members_by_distance",
     "small_int_keys",
     "smallest_k",
     "sorted_neighbours",
@@ -664,6 +665,16 @@ def two_class_neighbours(S, codes, want, kk, k, width=32):
     r, t, pos = np.nonzero(mask & (rank < kk[:, :, None]))
     out[r, t, rank[r, t, pos]] = head[r, pos]
     return out, found < kk
+
+
+def members_by_distance(D, members, k):
+    """The ``k`` nearest of ``members`` (increasing indices) for each row of ``D``.
+
+    A stable sort of the row's distances to the members orders them by
+    (distance, index), as the row's whole order does (the ``gather`` path of
+    :func:`class_neighbours_by_mask`). Returns (b, min(k, members.size)).
+    """
+    return members[np.argsort(D[:, members], axis=1, kind="stable")[:, :k]]
 
 
 def class_neighbours(S, key, counts, kk, k, D=None, *, prefix=RELIEFF_PREFIX,

@@ -97,6 +97,7 @@ from mlfsbench.estimators.neighbours import (
     class_neighbours,
     class_neighbours_by_mask,
     manhattan_distances,
+    members_by_distance,
     small_int_keys,
     smallest_k,
     two_class_neighbours,
@@ -350,9 +351,22 @@ def _two_class_pairs(S, D, rows, codes2, counts2, k, m, n, gather):
     got_big, lacking = two_class_neighbours(
         S, codes2, big, kk[:, np.arange(n_t2), big], k)
     neigh[:, np.arange(n_t2), big] = got_big
+    n_all = codes2.shape[0]
     for ti in range(n_t2):
+        small = 1 - big[ti]
+        count = counts2[ti, small]
+        # a rare class (as class_neighbours_by_mask's gather): from the
+        # distances to its members
+        rare = gather and D is not None and 8 * count <= min(
+            n_all, max(64, 4 * k * n_all / count))
+        if rare:
+            members = np.flatnonzero(codes2[:, ti] == small)
+            near = members_by_distance(D, members, k)
+            neigh[:, ti, small, : near.shape[1]] = near
+            if not lacking[:, ti].any():
+                continue
         lack = np.zeros((b, 2), dtype=bool)
-        lack[:, 1 - big[ti]] = True
+        lack[:, small] = not rare
         lack[:, big[ti]] = lacking[:, ti]
         need = np.where(lack, kk[:, ti, :], 0)
         got = class_neighbours_by_mask(S, codes2[:, ti], counts2[ti], need, k, D,
