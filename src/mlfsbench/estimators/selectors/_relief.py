@@ -78,11 +78,14 @@ Every two-class target of a block (each BR label) is handled at once
 labels of a 32-column prefix of the orders
 (:func:`~mlfsbench.estimators.neighbours.two_class_neighbours`), the pair
 weights of all labels in one pass, and the binary path's integer distances
-sorted as 16-bit keys (radix sorts); the smaller class is found per label as
-above. The same scores bit for bit; RF-BR on bibtex 1.3-1.5x (600 sampled
-rows, best of 3 alternating with ``batch_path=False``); what remains is
-mostly the sparse products of the scores (about 40 %) and the per-label
-search of the smaller class.
+sorted as 16-bit keys (radix sorts); the smaller class of a label is taken
+from a stable sort of the distances to its members when rare, else as above.
+The same scores bit for bit; RF-BR on bibtex 1.3-1.6x, RF-LP 1.1x (600
+sampled rows, best of 3 alternating with ``batch_path=False`` under load),
+yeast's RF-BR (14 common labels, dense path) 0.93x. What remains on bibtex
+RF-BR: the scores' sparse products about 40 %, the per-label search of the
+smaller class and the pair arrays about 25 %, the dense copy of the features
+(``prepare_features``, once per fit) and the distances.
 ``bench/bench_relieff.py`` compares the binary and dense paths on medical.
 """
 
