@@ -68,6 +68,8 @@ __all__ = [
     "RELIEFF_PREFIX",
     "SEARCH_MEMORY_MIB",
     "EuclideanIndex",
+    "SharedIndex",
+    "SharedRows",
     "KeyedIndex",
     "KeyedRows",
     "NestedKeys",
@@ -431,6 +433,50 @@ class NestedKeys:
         index = KeyedIndex(self._sq_norms.copy(), n_cols,
                            bound=3.0 * n_cols * EXACT_BOUND ** 2)
         return KeyedRows(self._train_keys, index), KeyedRows(self._test_keys, index)
+
+
+class SharedRows:
+    """Rows of a fold whose searches several estimators share (:class:`SharedIndex`).
+
+    Stands in for scaled features in ``_fit_scaled`` / ``_predict_scaled``
+    as :class:`KeyedRows` does; ``rows`` are the features (or
+    :class:`KeyedRows`) the search reads.
+    """
+
+    def __init__(self, rows, index: SharedIndex, part: str):
+        self.rows = rows
+        self.index = index
+        self.part = part
+        self.shape = rows.shape
+
+
+class SharedIndex:
+    """An index that searches each query once for every estimator using it.
+
+    Li 2017's per-granule ML-kNN fits one model per granule on the same
+    columns at a grid point they share (``all``): the searches of one fit and
+    one prediction are the same for every granule, only the labels counted
+    differ. ``index`` is the :class:`EuclideanIndex` or :class:`KeyedIndex`
+    of those columns; the first search of a part (``"train"``, ``"test"``)
+    with a given ``k`` is kept and returned to every later caller, the same
+    array as a search of its own.
+    """
+
+    def __init__(self, index):
+        self._index = index
+        self._memo: dict = {}
+        self.n_samples = index.n_samples
+
+    def rows(self, X_train, X_test) -> tuple[SharedRows, SharedRows]:
+        """Training and test rows searched through this index."""
+        return SharedRows(X_train, self, "train"), SharedRows(X_test, self, "test")
+
+    def kneighbors(self, Q: SharedRows, k: int, *, exclude_self: bool = False):
+        key = (Q.part, int(k), bool(exclude_self))
+        if key not in self._memo:
+            self._memo[key] = self._index.kneighbors(Q.rows, k,
+                                                     exclude_self=exclude_self)
+        return self._memo[key]
 
 
 
