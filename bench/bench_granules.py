@@ -9,9 +9,11 @@ same process (best of ``--repeats``, wall and CPU time: the CPU time of one
 thread is the steadier on a shared machine):
 
 - **per granule** (the code before): ``PathMixin.predict_granules``, one
-  ``predict_path`` per granule;
-- **shared**: ``MLkNN.predict_granules``, which scales the fold once and
-  searches a feature subset that several granules use once for all of them.
+  ``predict_path`` per granule, keys in double precision
+  (``neighbours.SINGLE_KEYS = False``);
+- **shared**: ``MLkNN.predict_granules``, which scales the fold once,
+  searches a feature subset that several granules use once for all of them,
+  and keeps the binary words' integer keys in single precision.
 
 Prints both times, the ratio, and whether predictions and scores are equal
 bit for bit (they must be). yeast (Mulan train part, dense, 14 labels, a
@@ -35,6 +37,7 @@ from _common import add_shared_argument, load_shared
 from threadpoolctl import threadpool_limits
 
 from mlfsbench.data.split import make_splits
+from mlfsbench.estimators import neighbours
 from mlfsbench.estimators.classifiers import MLkNN
 from mlfsbench.estimators.classifiers._base import PathMixin
 from mlfsbench.workflow.folds import grid_sizes, select_fold
@@ -69,6 +72,15 @@ def yeast_granules(shared, n_granules: int = 4, seed: int = 0):
     return X[:1000], Y[:1000], X[1000:], granules
 
 
+def before(clf, *fold):
+    """The per-granule loop with double-precision keys (the code before)."""
+    neighbours.SINGLE_KEYS = False
+    try:
+        return PathMixin.predict_granules(clf, *fold)
+    finally:
+        neighbours.SINGLE_KEYS = True
+
+
 def equal(a, b) -> bool:
     """Every prediction and score equal, bit for bit."""
     return all(np.array_equal(pa, pb) and np.array_equal(sa, sb)
@@ -90,11 +102,11 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args) -> int:
     clf = MLkNN(k=10, s=1.0, scale=False, random_state=0)
     yeast = yeast_granules(args.shared)
-    same = equal(PathMixin.predict_granules(clf, *yeast),
+    same = equal(before(clf, *yeast),
                  clf.predict_granules(*yeast))
     print("yeast, 4 granules, scaled and raw: equal: ", end="")
     scaled = MLkNN(k=10, s=1.0, random_state=0)
-    same_scaled = equal(PathMixin.predict_granules(scaled, *yeast),
+    same_scaled = equal(before(scaled, *yeast),
                         scaled.predict_granules(*yeast))
     print(same and same_scaled)
 
@@ -102,7 +114,7 @@ def _run(args) -> int:
     print(f"enron fold 0: train {fold[0].shape}, test {fold[2].shape[0]}, "
           f"{len(fold[3])} granules x {len(fold[3][0][1])} feature counts; "
           f"ML-kNN k=10, s=1, raw; {args.threads} thread(s)")
-    runs = {"per granule": lambda: PathMixin.predict_granules(clf, *fold),
+    runs = {"per granule": lambda: before(clf, *fold),
             "shared": lambda: clf.predict_granules(*fold)}
     wall = dict.fromkeys(runs, np.inf)
     cpu = dict.fromkeys(runs, np.inf)
