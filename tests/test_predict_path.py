@@ -279,12 +279,18 @@ def keyed_searches(monkeypatch):
 
 @pytest.mark.parametrize("form", ["sparse", "dense"])
 @pytest.mark.parametrize("order", ["nested", "shuffled"])
+@pytest.mark.parametrize("single", [True, False])
 def test_accumulated_keys_equal_per_k_loop(genbase_fold, keyed_searches, form,
-                                           order):
+                                           order, single, monkeypatch):
     """Binary features: the path accumulates the keys along the subsets
     (sparse updates for rare columns, one BLAS update otherwise, a restart
-    when a subset does not contain the previous one) and still equals the
-    per-K loop exactly, ties included."""
+    when a subset does not contain the previous one), in single or double
+    precision, and still equals the per-K loop exactly, ties included."""
+    from mlfsbench.estimators import neighbours
+
+    monkeypatch.setattr(neighbours, "SINGLE_KEYS", single)
+    keys = neighbours.NestedKeys(genbase_fold[0], genbase_fold[2])
+    assert keys._train_keys.dtype == (np.float32 if single else np.float64)
     X_train, Y_train, X_test, sets = genbase_fold
     if form == "dense":
         X_train, X_test = X_train.toarray(), X_test.toarray()
@@ -298,6 +304,25 @@ def test_accumulated_keys_equal_per_k_loop(genbase_fold, keyed_searches, form,
     for (pred, score), (ref_pred, ref_score) in zip(got, expected, strict=True):
         assert_array_equal(pred, ref_pred)
         assert_array_equal(score, ref_score)
+
+
+def test_single_precision_keys_sparse_update(genbase_fold):
+    """Rare binary columns take the sparse update into float32 keys: the
+    integers of the dense product, exactly."""
+    from mlfsbench.estimators import neighbours
+
+    X_train, _, X_test, _ = genbase_fold
+    counts = np.diff(X_train.tocsc().indptr)
+    rare = np.flatnonzero((counts > 0) & (counts <= 3))[:5]
+    keys = neighbours.NestedKeys(X_train, X_test)
+    assert keys._single and rare.size == 5
+    assert 64 * keys._pairs(rare) < keys._train_keys.size  # the sparse update
+    train, test = keys.rows(rare)
+    T, Q = X_train[:, rare].toarray(), X_test[:, rare].toarray()
+    assert train.keys.dtype == np.float32
+    assert_array_equal(train.keys, -2.0 * T @ T.T)
+    assert_array_equal(test.keys, -2.0 * Q @ T.T)
+    assert_array_equal(train.index.sq_norms, (T * T).sum(axis=1))
 
 
 def test_keys_are_accumulated_only_for_exact_features(yeast_fold, genbase_fold,
