@@ -11,6 +11,7 @@ import pytest
 
 from mlfsbench.data import Dataset
 from mlfsbench.estimators import registry
+from mlfsbench.estimators.classifiers._base import PathMixin
 from mlfsbench.estimators.classifiers.mlknn import MLkNN
 from mlfsbench.workflow import folds, pool, stages
 from mlfsbench.workflow.seeds import derive_seed
@@ -199,9 +200,11 @@ def test_classifier_reads_codes_when_asked(files, tmp_path):
 
 
 class PathKNN(MLkNN):
-    """ML-kNN with a ``predict_path`` that records its calls."""
+    """ML-kNN with a ``predict_path`` that records its calls (granules: the
+    default loop, one ``predict_path`` each)."""
 
     calls: list[int] = []
+    predict_granules = PathMixin.predict_granules
 
     def predict_path(self, X_train, Y_train, X_test, column_sets):
         PathKNN.calls.append(len(column_sets))

@@ -94,6 +94,55 @@ def test_knn_path_equals_per_k_loop_exactly(name, fold, request):
     assert not hasattr(clf, "index_")  # the path leaves the estimator unfitted
 
 
+def _granules(n_labels, sets):
+    """Three granules: two share the last and a middle set (as the grid point
+    ``all`` is shared by Li 2017's granules), one with two own sets (a path of
+    accumulated keys on exact features), one with a single own set."""
+    return [(np.array([0, 2]), [sets[0], sets[3], sets[4], sets[-1]]),
+            (np.array([1]), [sets[1], sets[4], sets[-1]]),
+            (np.arange(3, n_labels), [sets[2]])]
+
+
+@pytest.mark.parametrize("name", sorted(KNN))
+@pytest.mark.parametrize("fold", ["yeast_fold", "genbase_fold"])
+@pytest.mark.parametrize("scale", [True, False])
+def test_knn_granules_equal_fresh_fits_per_granule(name, fold, scale, request):
+    """Shared searches (``predict_granules``) give, bit for bit, each
+    granule's fresh fits on its own labels (the loop of the per-K default)."""
+    X_train, Y_train, X_test, sets = request.getfixturevalue(fold)
+    if name == "knn-reg":
+        Y_train = Y_train * np.linspace(0.5, 3.0, Y_train.shape[1])  # real targets
+    clf = registry.create("classifier", name, {**KNN[name], "scale": scale},
+                          random_state=3)
+    granules = _granules(Y_train.shape[1], sets)
+    got = clf.predict_granules(X_train, Y_train, X_test, granules)
+    assert len(got) == len(granules)
+    for (labels, g_sets), path in zip(granules, got, strict=True):
+        expected = _per_k_loop(clf, X_train, Y_train[:, labels], X_test, g_sets)
+        assert len(path) == len(g_sets)
+        for (pred, score), (ref_pred, ref_score) in zip(path, expected,
+                                                        strict=True):
+            assert pred.shape == (X_test.shape[0], len(labels))
+            assert_array_equal(pred, ref_pred)
+            assert_array_equal(score, ref_score)
+    # the default (one predict_path per granule) is the same too
+    default = PathMixin.predict_granules(clf, X_train, Y_train, X_test, granules)
+    for path, ref in zip(got, default, strict=True):
+        for (pred, score), (ref_pred, ref_score) in zip(path, ref, strict=True):
+            assert_array_equal(pred, ref_pred)
+            assert_array_equal(score, ref_score)
+
+
+def test_granules_search_a_shared_set_once(yeast_fold, monkeypatch):
+    X_train, Y_train, X_test, sets = yeast_fold
+    calls = _count_calls(monkeypatch, EuclideanIndex)
+    clf = registry.create("classifier", "mlknn", {"k": 7}, random_state=3)
+    clf.predict_granules(X_train, Y_train, X_test, _granules(Y_train.shape[1], sets))
+    # 6 distinct sets (0, 1, 2, 3 own; 4 and the last shared): a training and
+    # a test search each, where the per-granule loop makes 8 x 2
+    assert len(calls) == 12
+
+
 def test_mlknn_path_with_a_generator_seed(yeast_fold):
     """A RandomState seed: each set's coin starts from the seed's state, as a
     fresh clone's does (clone copies the generator)."""
@@ -230,12 +279,18 @@ def keyed_searches(monkeypatch):
 
 @pytest.mark.parametrize("form", ["sparse", "dense"])
 @pytest.mark.parametrize("order", ["nested", "shuffled"])
+@pytest.mark.parametrize("single", [True, False])
 def test_accumulated_keys_equal_per_k_loop(genbase_fold, keyed_searches, form,
-                                           order):
+                                           order, single, monkeypatch):
     """Binary features: the path accumulates the keys along the subsets
     (sparse updates for rare columns, one BLAS update otherwise, a restart
-    when a subset does not contain the previous one) and still equals the
-    per-K loop exactly, ties included."""
+    when a subset does not contain the previous one), in single or double
+    precision, and still equals the per-K loop exactly, ties included."""
+    from mlfsbench.estimators import neighbours
+
+    monkeypatch.setattr(neighbours, "SINGLE_KEYS", single)
+    keys = neighbours.NestedKeys(genbase_fold[0], genbase_fold[2])
+    assert keys._train_keys.dtype == (np.float32 if single else np.float64)
     X_train, Y_train, X_test, sets = genbase_fold
     if form == "dense":
         X_train, X_test = X_train.toarray(), X_test.toarray()
@@ -249,6 +304,25 @@ def test_accumulated_keys_equal_per_k_loop(genbase_fold, keyed_searches, form,
     for (pred, score), (ref_pred, ref_score) in zip(got, expected, strict=True):
         assert_array_equal(pred, ref_pred)
         assert_array_equal(score, ref_score)
+
+
+def test_single_precision_keys_sparse_update(genbase_fold):
+    """Rare binary columns take the sparse update into float32 keys: the
+    integers of the dense product, exactly."""
+    from mlfsbench.estimators import neighbours
+
+    X_train, _, X_test, _ = genbase_fold
+    counts = np.diff(X_train.tocsc().indptr)
+    rare = np.flatnonzero((counts > 0) & (counts <= 3))[:5]
+    keys = neighbours.NestedKeys(X_train, X_test)
+    assert keys._single and rare.size == 5
+    assert 64 * keys._pairs(rare) < keys._train_keys.size  # the sparse update
+    train, test = keys.rows(rare)
+    T, Q = X_train[:, rare].toarray(), X_test[:, rare].toarray()
+    assert train.keys.dtype == np.float32
+    assert_array_equal(train.keys, -2.0 * T @ T.T)
+    assert_array_equal(test.keys, -2.0 * Q @ T.T)
+    assert_array_equal(train.index.sq_norms, (T * T).sum(axis=1))
 
 
 def test_keys_are_accumulated_only_for_exact_features(yeast_fold, genbase_fold,

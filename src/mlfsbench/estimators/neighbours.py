@@ -59,6 +59,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from scipy.linalg.blas import dgemm as _gemm
+from scipy.linalg.blas import sgemm as _gemm32
 from scipy.spatial import cKDTree
 from scipy.spatial.distance import cdist
 
@@ -68,6 +69,8 @@ __all__ = [
     "RELIEFF_PREFIX",
     "SEARCH_MEMORY_MIB",
     "EuclideanIndex",
+    "SharedIndex",
+    "SharedRows",
     "KeyedIndex",
     "KeyedRows",
     "NestedKeys",
@@ -87,6 +90,12 @@ __all__ = [
 
 #: Memory (MiB) for one block of the distances of a neighbour search.
 SEARCH_MEMORY_MIB = 128
+
+#: Whether :class:`NestedKeys` keeps keys in single precision where every
+#: key is an integer it holds exactly (binary words: half the memory traffic
+#: of the K path's searches, the same neighbours); ``False`` restores the
+#: double-precision keys (the reference of ``bench/bench_granules.py``).
+SINGLE_KEYS = True
 
 #: Memory (MiB) the K path may hold for the accumulated keys of a fold with
 #: exact (integer-valued) features (:class:`NestedKeys`); larger folds search
@@ -301,6 +310,12 @@ def exact_values(X, bound: float = EXACT_BOUND) -> bool:
     return bool(np.all(np.abs(data) <= bound) and np.all(data == np.rint(data)))
 
 
+def _max_abs(X) -> float:
+    """Largest magnitude of the values of ``X`` (0 when empty)."""
+    data = X.data if sp.issparse(X) else np.asarray(X)
+    return float(np.abs(data).max()) if data.size else 0.0
+
+
 class KeyedRows:
     """Query rows whose search keys against the training rows are known.
 
@@ -336,17 +351,21 @@ class KeyedIndex:
     """
 
     def __init__(self, sq_norms: np.ndarray, n_features: int,
-                 bound: float = np.inf):
+                 bound: float = np.inf, dtype=np.float64):
         self.sq_norms = sq_norms
         self.n_samples = n = sq_norms.shape[0]
         self.n_features = n_features
         scaled = (bound + 1.0) * n < 2.0 ** 52
+        if dtype == np.float32 and not (bound + 1.0) * n < 2.0 ** 24:
+            raise ValueError("single-precision keys need (bound + 1) * n < 2**24")
         self._scale = float(n) if scaled else 1.0
-        # |t|^2 * n + t's index: exact integers below 2**52
+        # |t|^2 * n + t's index: exact integers below 2**52 (2**24 in float32)
         self._offsets = sq_norms * self._scale + (np.arange(n) if scaled else 0.0)
+        self._offsets = self._offsets.astype(dtype)
+        self._scale = np.dtype(dtype).type(self._scale)
 
     def _block(self, Q: KeyedRows, a: int, b: int) -> np.ndarray:
-        keys = Q.keys[a:b] * self._scale  # a new array (exact: * 1.0 or * n)
+        keys = Q.keys[a:b] * self._scale  # new, Q.keys' dtype (exact: * 1 or * n)
         keys += self._offsets
         return keys
 
@@ -384,9 +403,17 @@ class NestedKeys:
         self._train = X_train.tocsc() if sp.issparse(X_train) else X_train
         self._test = X_test.tocsc() if sp.issparse(X_test) else X_test
         n, m = X_train.shape[0], X_test.shape[0]
+        # Keys are integers of magnitude <= 3 * columns * top**2 (see rows):
+        # below 2**24 with the KeyedIndex scaling, float32 holds them exactly
+        # and every BLAS partial sum too, in any order.
+        top = max(_max_abs(X_train), _max_abs(X_test), 1.0)
+        self._top2 = top * top
+        self._single = SINGLE_KEYS and (
+            (3.0 * X_train.shape[1] * self._top2 + 1.0) * n < 2.0 ** 24)
+        dtype = np.float32 if self._single else np.float64
         self._done = np.zeros(X_train.shape[1], dtype=bool)
-        self._train_keys = np.zeros((n, n))
-        self._test_keys = np.zeros((m, n))
+        self._train_keys = np.zeros((n, n), dtype=dtype)
+        self._test_keys = np.zeros((m, n), dtype=dtype)
         self._sq_norms = np.zeros(n)
 
     def _pairs(self, cols: np.ndarray) -> int:
@@ -413,7 +440,10 @@ class NestedKeys:
         new = np.flatnonzero(want & ~self._done)
         if new.size:
             T, Q = self._train[:, new], self._test[:, new]
-            if sp.issparse(T) and 8 * self._pairs(new) < self._train_keys.size:
+            # single-precision keys make the dense update the cheaper one
+            # down to fewer pairs (enron, 53 granules: 8 -> 64 about 10 %)
+            factor = 64 if self._single else 8
+            if sp.issparse(T) and factor * self._pairs(new) < self._train_keys.size:
                 # few rows hold the new columns: only their pairs change
                 minus_2t = (T.T * -2.0).tocsr()
                 for keys, rows in ((self._train_keys, T), (self._test_keys, Q)):
@@ -422,18 +452,69 @@ class NestedKeys:
             else:
                 if sp.issparse(T):
                     T, Q = T.toarray(), Q.toarray()
-                T, Q = np.asfortranarray(T), np.asfortranarray(Q)
+                gemm, dtype = ((_gemm32, np.float32) if self._single
+                               else (_gemm, np.float64))
+                Tf = np.asfortranarray(T, dtype=dtype)
+                Qf = np.asfortranarray(Q, dtype=dtype)
                 # keys.T (column-major) += -2 T Q' in place, one BLAS call
-                for keys, rows in ((self._train_keys, T), (self._test_keys, Q)):
-                    _gemm(-2.0, T, rows, 1.0, keys.T, trans_b=True, overwrite_c=True)
+                for keys, rows in ((self._train_keys, Tf), (self._test_keys, Qf)):
+                    gemm(-2.0, Tf, rows, 1.0, keys.T, trans_b=True, overwrite_c=True)
             sq = T.multiply(T).sum(axis=1) if sp.issparse(T) else (T * T).sum(axis=1)
             self._sq_norms += np.asarray(sq).ravel()
             self._done |= want
         # |key| <= |t|^2 + 2 |q.t| <= 3 * columns * EXACT_BOUND**2
         n_cols = int(want.sum())
-        index = KeyedIndex(self._sq_norms.copy(), n_cols,
-                           bound=3.0 * n_cols * EXACT_BOUND ** 2)
+        if self._single:
+            index = KeyedIndex(self._sq_norms.copy(), n_cols,
+                               bound=3.0 * n_cols * self._top2, dtype=np.float32)
+        else:
+            index = KeyedIndex(self._sq_norms.copy(), n_cols,
+                               bound=3.0 * n_cols * EXACT_BOUND ** 2)
         return KeyedRows(self._train_keys, index), KeyedRows(self._test_keys, index)
+
+
+class SharedRows:
+    """Rows of a fold whose searches several estimators share (:class:`SharedIndex`).
+
+    Stands in for scaled features in ``_fit_scaled`` / ``_predict_scaled``
+    as :class:`KeyedRows` does; ``rows`` are the features (or
+    :class:`KeyedRows`) the search reads.
+    """
+
+    def __init__(self, rows, index: SharedIndex, part: str):
+        self.rows = rows
+        self.index = index
+        self.part = part
+        self.shape = rows.shape
+
+
+class SharedIndex:
+    """An index that searches each query once for every estimator using it.
+
+    Li 2017's per-granule ML-kNN fits one model per granule on the same
+    columns at a grid point they share (``all``): the searches of one fit and
+    one prediction are the same for every granule, only the labels counted
+    differ. ``index`` is the :class:`EuclideanIndex` or :class:`KeyedIndex`
+    of those columns; the first search of a part (``"train"``, ``"test"``)
+    with a given ``k`` is kept and returned to every later caller, the same
+    array as a search of its own.
+    """
+
+    def __init__(self, index):
+        self._index = index
+        self._memo: dict = {}
+        self.n_samples = index.n_samples
+
+    def rows(self, X_train, X_test) -> tuple[SharedRows, SharedRows]:
+        """Training and test rows searched through this index."""
+        return SharedRows(X_train, self, "train"), SharedRows(X_test, self, "test")
+
+    def kneighbors(self, Q: SharedRows, k: int, *, exclude_self: bool = False):
+        key = (Q.part, int(k), bool(exclude_self))
+        if key not in self._memo:
+            self._memo[key] = self._index.kneighbors(Q.rows, k,
+                                                     exclude_self=exclude_self)
+        return self._memo[key]
 
 
 

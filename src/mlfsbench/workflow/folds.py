@@ -341,11 +341,19 @@ def classify_fold(X_train, Y_train, X_test, record: dict[str, Any], *,
     dtype = np.float64 if regression else np.uint8
     Y_pred = np.zeros((len(sizes), n_test, n_labels), dtype=dtype)
     Y_score = np.zeros((len(sizes), n_test, n_labels), dtype=float)
-    for labels, ranking in parts if sizes else []:
+    granules = [(labels, [np.sort(ranking[:k]) for _, k in sizes])
+                for labels, ranking in parts] if sizes else []
+    model = registry.create("classifier", classifier, params, random_state=seed)
+    if len(granules) > 1 and hasattr(model, "predict_granules"):
+        # the granules' models in one call (shared searches: ML-kNN)
+        paths = model.predict_granules(X_train, Y_train, X_test, granules)
+    else:
+        paths = [_fit_predict_path(classifier, params, seed, X_train,
+                                   Y_train if labels is None else Y_train[:, labels],
+                                   X_test, column_sets)
+                 for labels, column_sets in granules]
+    for (labels, _), path in zip(granules, paths, strict=True):
         target = slice(None) if labels is None else labels
-        column_sets = [np.sort(ranking[:k]) for _, k in sizes]
-        path = _fit_predict_path(classifier, params, seed, X_train,
-                                 Y_train[:, target], X_test, column_sets)
         for i, (pred, score) in enumerate(path):
             Y_pred[i][:, target] = np.asarray(pred, dtype=dtype)
             Y_score[i][:, target] = np.asarray(score, dtype=float)

@@ -23,7 +23,13 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import validate_data
 
-from mlfsbench.estimators.neighbours import EuclideanIndex, KeyedRows, NestedKeys
+from mlfsbench.estimators.neighbours import (
+    EuclideanIndex,
+    KeyedRows,
+    NestedKeys,
+    SharedIndex,
+    SharedRows,
+)
 from mlfsbench.estimators.validation import check_features, check_n_features
 
 __all__ = [
@@ -190,6 +196,29 @@ class PathMixin:
                         model.predict_proba(X_test[:, cols])))
         return out
 
+    def predict_granules(self, X_train, Y_train, X_test, granules):
+        """:meth:`predict_path` of each label granule on its own feature subsets.
+
+        Parameters
+        ----------
+        X_train, Y_train, X_test
+            As :meth:`predict_path` (``Y_train`` with every label).
+        granules : sequence of (labels, column_sets)
+            ``labels``: the granule's label columns of ``Y_train`` (``None``:
+            all); ``column_sets``: its feature subsets.
+
+        Returns
+        -------
+        list of lists of (Y_pred, Y_score)
+            Per granule, ``predict_path(X_train, Y_train[:, labels], X_test,
+            column_sets)``. This default is that loop (the reference of the
+            overrides, which share work between granules).
+        """
+        Y_train = np.asarray(Y_train) if not sp.issparse(Y_train) else Y_train
+        return [self.predict_path(X_train, Y_train if labels is None
+                                  else Y_train[:, labels], X_test, column_sets)
+                for labels, column_sets in granules]
+
 
 class MultiLabelClassifier(PathMixin, ClassifierMixin, BaseEstimator):
     """Base of the multi-label classifiers: tags (multi-label, sparse input)."""
@@ -229,7 +258,8 @@ class ScaledNeighboursMixin(PathMixin):
     def _index(self, Xs) -> None:
         """Index scaled training features for the Euclidean neighbour search
         (the K path's :class:`KeyedRows` bring their own index)."""
-        self.index_ = Xs.index if isinstance(Xs, KeyedRows) else EuclideanIndex(Xs)
+        self.index_ = (Xs.index if isinstance(Xs, KeyedRows | SharedRows)
+                       else EuclideanIndex(Xs))
 
     def _query_neighbours(self, Xs, k: int, *, exclude_self: bool = False):
         """Indices (n_queries, k) of the training neighbours of scaled ``Xs``.
@@ -290,7 +320,65 @@ class ScaledNeighboursMixin(PathMixin):
         self._validate_params()
         X_train, X_test, sets = self._path_inputs(X_train, X_test, column_sets)
         Y = self._check_y(Y_train, X_train.shape[0])
+        fold = self._path_fold(X_train, X_test, keyed=len(sets) > 1)
+        nested = NestedKeys(*fold["scaled"]) if fold["keyed"] else None
+        return [self._path_point(fold, cols, Y, nested) for cols in sets]
+
+    def predict_granules(self, X_train, Y_train, X_test, granules):
+        """:meth:`PathMixin.predict_granules`, equal to it, with shared searches.
+
+        The fold is validated and scaled once for every granule; a feature
+        subset that several granules use (the grid point ``all``: every
+        column) is searched once, and each granule's model counts its own
+        labels over those neighbours
+        (:class:`~mlfsbench.estimators.neighbours.SharedIndex`); the other
+        subsets go along each granule's path as in :meth:`predict_path`.
+        Li 2017's enron fold of 53 granules: ``bench/bench_granules.py``.
+        """
+        self._validate_params()
+        granules = [(labels, self._path_inputs(X_train, X_test, sets)[2])
+                    for labels, sets in granules]
+        X_train, X_test, _ = self._path_inputs(X_train, X_test, [])
+        Y_all = Y_train if sp.issparse(Y_train) else np.asarray(Y_train)
+        uses: dict[bytes, int] = {}
+        for _, sets in granules:
+            for cols in sets:
+                key = np.asarray(cols, dtype=np.intp).tobytes()
+                uses[key] = uses.get(key, 0) + 1
+        fold = self._path_fold(X_train, X_test, keyed=True)
+        shared: dict[bytes, tuple] = {}
+        out = []
+        for labels, sets in granules:
+            Y = self._check_y(Y_all if labels is None else Y_all[:, labels],
+                              X_train.shape[0])
+            keys = [np.asarray(cols, dtype=np.intp).tobytes() for cols in sets]
+            n_own = sum(uses[key] == 1 for key in keys)
+            nested = (NestedKeys(*fold["scaled"])
+                      if n_own > 1 and fold["keyed"] else None)
+            path = []
+            for key, cols in zip(keys, sets, strict=True):
+                rows = None
+                if uses[key] > 1:
+                    if key not in shared:
+                        shared[key] = self._shared_rows(fold, cols)
+                    rows = shared[key]
+                path.append(self._path_point(fold, cols, Y, nested, rows))
+            out.append(path)
+        return out
+
+    def _path_fold(self, X_train, X_test, *, keyed: bool) -> dict:
+        """The validated fold, scaled once, for :meth:`_path_point`.
+
+        Min-max factors are per column, so a subset's factors are the full
+        ones restricted to it (sparse subsets are scaled per subset, as a
+        fresh fit does). ``keyed`` (asked for and true): the features are
+        exact (binary words) and their keys fit
+        :data:`~mlfsbench.estimators.neighbours.NESTED_KEYS_MIB`, so a path
+        accumulates them along its subsets
+        (:class:`~mlfsbench.estimators.neighbours.NestedKeys` of ``scaled``).
+        """
         sparse = sp.issparse(X_train)
+        lo = inv = None
         if self.scale:
             lo, inv = minmax_scale_factors(X_train)
         if not sparse:  # elementwise: slicing the scaled fold = scaling a slice
@@ -298,27 +386,46 @@ class ScaledNeighboursMixin(PathMixin):
                 X_train = apply_minmax_scale(X_train, lo, inv)
                 X_test = apply_minmax_scale(X_test, lo, inv)
             X_train, X_test = np.asarray(X_train), np.asarray(X_test)
-        nested = None
-        if len(sets) > 1:
-            if sparse and self.scale:  # per column: the same as per subset
-                Str, Ste = (apply_minmax_scale(X_train, lo, inv),
-                            apply_minmax_scale(X_test, lo, inv))
-            else:
-                Str, Ste = X_train, X_test
-            if NestedKeys.fits(Str, Ste):
-                nested = NestedKeys(Str, Ste)
-        out = []
-        for cols in sets:
-            model = clone(self)
-            model.n_features_in_ = len(cols)
-            if self.scale:
-                model.feature_min_, model.feature_inv_range_ = lo[cols], inv[cols]
-            if nested is not None:
-                Xtr, Xte = nested.rows(cols)
-            else:
-                Xtr, Xte = X_train[:, cols], X_test[:, cols]
-                if self.scale and sparse:
-                    Xtr, Xte = model._transform(Xtr), model._transform(Xte)
-            model._fit_scaled(Xtr, Y)
-            out.append(model._predict_scaled(Xte))
-        return out
+        Str, Ste = X_train, X_test
+        if keyed and sparse and self.scale:  # per column: the same as per subset
+            Str, Ste = (apply_minmax_scale(X_train, lo, inv),
+                        apply_minmax_scale(X_test, lo, inv))
+        return {"X_train": X_train, "X_test": X_test, "sparse": sparse,
+                "lo": lo, "inv": inv, "scaled": (Str, Ste),
+                "keyed": keyed and NestedKeys.fits(Str, Ste)}
+
+    def _shared_rows(self, fold: dict, cols: np.ndarray) -> tuple:
+        """Rows of the subset ``cols`` searched once for every granule using
+        it (keys of their own: the same neighbours as any path's)."""
+        if fold["keyed"]:
+            Xtr, Xte = NestedKeys(*fold["scaled"]).rows(cols)
+            index = Xtr.index
+        else:
+            Xtr, Xte = self._subset(fold, cols)
+            index = EuclideanIndex(Xtr)
+        return SharedIndex(index).rows(Xtr, Xte)
+
+    def _subset(self, fold: dict, cols: np.ndarray) -> tuple:
+        """Scaled training and test columns ``cols`` (a fresh fit's features)."""
+        Xtr, Xte = fold["X_train"][:, cols], fold["X_test"][:, cols]
+        if self.scale and fold["sparse"]:
+            Xtr = apply_minmax_scale(Xtr, fold["lo"][cols], fold["inv"][cols])
+            Xte = apply_minmax_scale(Xte, fold["lo"][cols], fold["inv"][cols])
+        return Xtr, Xte
+
+    def _path_point(self, fold: dict, cols: np.ndarray, Y: np.ndarray,
+                    nested: NestedKeys | None, rows: tuple | None = None) -> tuple:
+        """``(Y_pred, Y_score)`` of a model fitted on the columns ``cols``."""
+        model = clone(self)
+        model.n_features_in_ = len(cols)
+        if self.scale:
+            model.feature_min_ = fold["lo"][cols]
+            model.feature_inv_range_ = fold["inv"][cols]
+        if rows is not None:
+            Xtr, Xte = rows
+        elif nested is not None:
+            Xtr, Xte = nested.rows(cols)
+        else:
+            Xtr, Xte = self._subset(fold, cols)
+        model._fit_scaled(Xtr, Y)
+        return model._predict_scaled(Xte)
