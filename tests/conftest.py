@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -104,3 +105,16 @@ def http_server() -> Iterator[Callable[..., Served]]:
 def http_mirror(http_server, shared_datasets) -> str:
     """Base URL (ending in ``/``) of a local HTTP server of the shared datasets."""
     return http_server(directory=shared_datasets).url
+
+
+def jobs_of(output: str) -> list[tuple[str, dict]]:
+    """(rule, wildcards) of each job a dry run plans."""
+    jobs = []
+    for block in re.split(r"\n(?=(?:local)?rule \w+:)", output):
+        m = re.match(r"(?:local)?rule (\w+):", block.strip())
+        if not m:
+            continue
+        w = re.search(r"^\s*wildcards: (.*)$", block, flags=re.M)
+        wildcards = dict(kv.split("=", 1) for kv in w[1].split(", ")) if w else {}
+        jobs.append((m[1], wildcards))
+    return jobs

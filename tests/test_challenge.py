@@ -35,7 +35,7 @@ from mlfsbench.workflow.config import (
 )
 from mlfsbench.workflow.plan import make_plan, read_config
 
-from .conftest import REPO_ROOT
+from .conftest import REPO_ROOT, jobs_of
 
 
 @pytest.fixture(autouse=True)
@@ -376,21 +376,6 @@ def mlfsbench(workdir, *args, env=None, check=True) -> subprocess.CompletedProce
     if check:
         assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-5000:]
     return proc
-
-
-def jobs_of(output: str) -> list[tuple[str, dict]]:
-    """(rule, wildcards) of each job a dry run plans."""
-    import re
-
-    jobs = []
-    for block in re.split(r"\n(?=(?:local)?rule \w+:)", output):
-        m = re.match(r"(?:local)?rule (\w+):", block.strip())
-        if not m:
-            continue
-        w = re.search(r"^\s*wildcards: (.*)$", block, flags=re.M)
-        wildcards = dict(kv.split("=", 1) for kv in w[1].split(", ")) if w else {}
-        jobs.append((m[1], wildcards))
-    return jobs
 
 
 def write_tiny_claims(workdir: Path) -> str:

@@ -26,6 +26,8 @@ import yaml
 from mlfsbench.workflow.config import cache_id
 from mlfsbench.workflow.runner import copy_workflow, rerun_trigger_args
 
+from .conftest import jobs_of
+
 pytestmark = [pytest.mark.workflow, pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[1]
@@ -76,15 +78,7 @@ def planned(workdir: Path, mirror: str, configfile="config/tiny.yaml", env=None)
     print("\n".join(line for line in proc.stdout.splitlines()
                     if re.match(r"\s*(?:(?:local)?rule \w+:|reason:|wildcards:)",
                                 line))[:20000])
-    jobs = []
-    for block in re.split(r"\n(?=(?:local)?rule \w+:)", proc.stdout):
-        m = re.match(r"(?:local)?rule (\w+):", block.strip())
-        if not m:
-            continue
-        w = re.search(r"^\s*wildcards: (.*)$", block, flags=re.M)
-        wildcards = dict(kv.split("=", 1) for kv in w[1].split(", ")) if w else {}
-        jobs.append((m[1], wildcards))
-    return jobs
+    return jobs_of(proc.stdout)
 
 
 def rules_of(jobs) -> Counter:
