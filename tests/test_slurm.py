@@ -21,7 +21,6 @@ the test suite.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import shutil
@@ -34,6 +33,8 @@ import pytest
 
 from mlfsbench.workflow.config import cache_id
 from mlfsbench.workflow.runner import copy_workflow
+
+from . import test_workflow as wf  # its config and dry-run helpers
 
 pytestmark = [pytest.mark.workflow, pytest.mark.slow]
 
@@ -48,17 +49,6 @@ FIXED = {**BAD, "params": {"k": 50}}
 SUBMITTED = re.compile(
     r"has been submitted with SLURM jobid (\d+) \(log: (\S+)\)\.")
 
-
-def _workflow_helpers():
-    """tests/test_workflow.py as a module (its config and dry-run helpers)."""
-    spec = importlib.util.spec_from_file_location(
-        "_mlfs_workflow_helpers", HERE / "test_workflow.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-wf = _workflow_helpers()
 mirror = wf.mirror  # the file:// mirror fixture
 
 
