@@ -302,3 +302,48 @@ def test_run_from_another_directory_with_directory_or_snakefile(tmp_path, monkey
                                 f"--snakefile {work / 'Snakefile'} --cores 1")
     with pytest.raises(FileNotFoundError, match="no Snakefile here"):
         run(["--cores", "1"])
+
+
+def test_warnings_of_finished_jobs_are_listed_at_the_end(tmp_path, monkeypatch):
+    # a job's warnings went to its own log only: `mlfsbench run` showed none
+    import io
+    import logging
+    import warnings
+
+    from mlfsbench.workflow.logutil import log_to
+
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "Snakefile").write_text("")
+    (work / "results").mkdir()
+    (work / "results" / "summary.html").write_text("")
+    with log_to(work / "logs" / "select" / "a.log"):
+        logging.getLogger("mlfsbench.io").warning("2 cached result(s) have no "
+                                                  "recorded checksum")
+        logging.getLogger("mlfsbench.io").warning("second")
+    with log_to(work / "logs" / "select" / "b.log"):
+        warnings.warn("data/raw/x.arff: dropping identifier attribute 'id'",
+                      UserWarning, stacklevel=1)
+    with log_to(work / "logs" / "select" / "c.log"):
+        logging.getLogger("mlfsbench").info("fine")
+    blocks = "".join(
+        f"rule select:\n    log: logs/select/{name}.log\n    jobid: {i}\n"
+        f"    resources: tmpdir=/tmp\n\nFinished job {i}.\n"
+        for i, name in enumerate("abc", start=1))
+    exe = tmp_path / "fake.py"
+    exe.write_text(f"import sys\nif '--unlock' not in sys.argv:\n"
+                   f"    sys.stdout.write({blocks!r})\n")
+    monkeypatch.setattr("mlfsbench.workflow.runner._snakemake_cmd",
+                        lambda: [sys.executable, str(exe)])
+    out = io.StringIO()
+    monkeypatch.chdir(work)
+    assert run(["--cores", "1"], out=out) == 0
+    shown = [line for line in out.getvalue().splitlines()
+             if line.startswith("warning:")]
+    assert shown == [
+        "warning: 2 cached result(s) have no recorded checksum (+1 more) "
+        "(log: logs/select/a.log)",
+        "warning: UserWarning: data/raw/x.arff: dropping identifier attribute "
+        "'id' (log: logs/select/b.log)",
+    ]
+    assert out.getvalue().splitlines()[-1] == "summary: results/summary.html"

@@ -174,6 +174,8 @@ class Progress:
         self.done: dict[str, int] = {}
         self.running: dict[str, _Job] = {}
         self.failures: list[Failure] = []
+        #: the log files of the jobs that finished, in order
+        self.finished_logs: list[str] = []
         self._blocks = _Blocks()
         self._drawn = 0
         #: shown in the header (" (datasets)" during the data stage)
@@ -209,6 +211,8 @@ class Progress:
         self._handle(self._blocks.feed(line))
         if m := _FINISHED.match(line):
             job = self.running.pop(m.group(1), None)
+            if job is not None and job.log:
+                self.finished_logs.append(job.log)
             if job is not None and job.rule != "all":
                 for study in self.studies_of(job):
                     self.done[study] = self.done.get(study, 0) + 1

@@ -45,6 +45,7 @@ import contextlib
 import fcntl
 import logging
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -302,8 +303,6 @@ def _last_error(paths: Sequence[Path]) -> str:
     """The last line naming an error in ``paths`` (the first that has one;
     else the last line of the first that has any), one line of at most
     :data:`REASON_CHARS`; a Python exception's module path is left out."""
-    import re
-
     texts = []
     for path in paths:
         try:
@@ -319,6 +318,36 @@ def _last_error(paths: Sequence[Path]) -> str:
     return next((_reason(lines[-1]) for lines in texts if lines), "")
 
 
+#: A warning line of a job's log (:mod:`~mlfsbench.workflow.logutil`'s
+#: format: time, level, logger, message).
+_WARNING_LINE = re.compile(r"^\S+ \S+ WARNING [\w.]+: (.*)$")
+#: The most job logs :func:`job_warnings` lists one by one.
+SHOWN_WARNINGS = 10
+
+
+def job_warnings(workdir: Path, logs: Sequence[str]) -> list[tuple[str, str, int]]:
+    """``(log, first warning, number of warnings)`` for each of ``logs``
+    (relative to ``workdir``; each once, in order) that has a warning line.
+
+    A job's warnings (a cached result used without a recorded checksum, a
+    grid point without features) go to its own log, which the progress
+    display does not show; :func:`run` lists them at the end.
+    """
+    found = []
+    for name in dict.fromkeys(logs):
+        try:
+            text = (workdir / name).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        # (a Python warning starts with the file and line that raised it)
+        messages = [re.sub(r"^\S+\.py:\d+: ", "", m.group(1))
+                    for line in text.splitlines()
+                    if (m := _WARNING_LINE.match(line))]
+        if messages:
+            found.append((name, messages[0], len(messages)))
+    return found
+
+
 #: The longest reason kept for a failed dataset or job.
 REASON_CHARS = 260
 
@@ -329,8 +358,6 @@ def _reason(line: str) -> str:
     >>> _reason("mlfsbench.data.download.DownloadError: x: cannot download y")
     'DownloadError: x: cannot download y'
     """
-    import re
-
     line = re.sub(r"^(?:[A-Za-z_]\w*\.)+(\w+(?:Error|Exception)\b)", r"\1",
                   " ".join(line.split()))
     return line if len(line) <= REASON_CHARS else line[:REASON_CHARS - 1] + "…"
@@ -606,7 +633,15 @@ def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
             # 3. Snakemake's HTML report
             rargs = [a for a in base if a not in ("--rerun-incomplete",)]
             code = follow([*rargs, "--report", report], feed=lambda _lines: None)
-    # 4. where to look, and what failed
+    # 4. the jobs' warnings, where to look, and what failed (a successful
+    # run's last line names the summary page)
+    warned = job_warnings(workdir, progress.finished_logs)
+    for name, first, count in warned[:SHOWN_WARNINGS]:
+        more = f" (+{count - 1} more)" if count > 1 else ""
+        progress.say(clip(f"warning: {_reason(first)}{more} (log: {name})"))
+    if len(warned) > SHOWN_WARNINGS:
+        progress.say(f"warning: {len(warned) - SHOWN_WARNINGS} more job logs have "
+                     f"warnings (lines with WARNING under logs/)")
     summary = workdir / "results" / "summary.html"
     if report and (workdir / report).exists():
         progress.say(f"report: {os.path.relpath(workdir / report)}")
