@@ -128,23 +128,33 @@ def test_orphaned_job_of_a_killed_run_is_named_and_refused(tmp_path):
     assert live_job_processes(tmp_path) == []
 
 
-def _fake_snakemake(tmp_path, body):
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    exe = bindir / "snakemake"
-    exe.write_text("#!/bin/sh\n" + body)
-    exe.chmod(0o755)
-    return exe
-
-
-def test_killed_snakemake_exits_with_128_plus_signal(tmp_path, monkeypatch, caplog):
-    exe = _fake_snakemake(tmp_path, 'case "$*" in *--unlock*) exit 0;; esac\n'
-                          "kill -9 $$\n")
+def _fake_python_snakemake(tmp_path, monkeypatch, body: str):
+    """``mlfsbench run``'s Snakemake replaced by a Python script that runs
+    ``body`` (unless asked to unlock); returns the working directory ``w``
+    with an empty Snakefile."""
+    exe = tmp_path / "fake.py"
+    exe.write_text("import json, os, signal, sys\n"
+                   "if '--unlock' not in sys.argv:\n"
+                   + "".join(f"    {line}\n" for line in body.splitlines()))
     monkeypatch.setattr("mlfsbench.workflow.runner._snakemake_cmd",
-                        lambda: [str(exe)])
+                        lambda: [sys.executable, str(exe)])
     work = tmp_path / "w"
     work.mkdir()
     (work / "Snakefile").write_text("")
+    return work
+
+
+def _argv_recorder(tmp_path, monkeypatch):
+    """A fake Snakemake that writes its arguments to the returned file."""
+    seen = tmp_path / "argv.json"
+    work = _fake_python_snakemake(tmp_path, monkeypatch,
+                                  f"json.dump(sys.argv[1:], open({str(seen)!r}, 'w'))")
+    return work, seen
+
+
+def test_killed_snakemake_exits_with_128_plus_signal(tmp_path, monkeypatch, caplog):
+    work = _fake_python_snakemake(tmp_path, monkeypatch,
+                                  "os.kill(os.getpid(), signal.SIGKILL)")
     assert run(["--cores", "1"], workdir=work) == 128 + 9
     assert "snakemake was killed by SIGKILL" in caplog.text
 
@@ -164,16 +174,9 @@ def test_snakemake_acts_on_sigint_when_the_runner_ignores_it(tmp_path, monkeypat
     import signal
 
     report = tmp_path / "sigint.txt"
-    exe = tmp_path / "fake.py"
-    exe.write_text("import signal, sys\n"
-                   "if '--unlock' not in sys.argv:\n"
-                   f"    open({str(report)!r}, 'w').write("
-                   "signal.getsignal(signal.SIGINT).__name__)\n")
-    monkeypatch.setattr("mlfsbench.workflow.runner._snakemake_cmd",
-                        lambda: [sys.executable, str(exe)])
-    work = tmp_path / "w"
-    work.mkdir()
-    (work / "Snakefile").write_text("")
+    work = _fake_python_snakemake(
+        tmp_path, monkeypatch,
+        f"open({str(report)!r}, 'w').write(signal.getsignal(signal.SIGINT).__name__)")
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         assert run(["--cores", "1"], workdir=work) == 0
@@ -195,16 +198,7 @@ def test_one_thread_per_job_on_one_machine(tmp_path, monkeypatch, args, added):
     arguments set a job's threads or run on a cluster."""
     import json
 
-    seen = tmp_path / "argv.json"
-    exe = tmp_path / "fake.py"
-    exe.write_text("import json, sys\n"
-                   "if '--unlock' not in sys.argv:\n"
-                   f"    json.dump(sys.argv[1:], open({str(seen)!r}, 'w'))\n")
-    monkeypatch.setattr("mlfsbench.workflow.runner._snakemake_cmd",
-                        lambda: [sys.executable, str(exe)])
-    work = tmp_path / "w"
-    work.mkdir()
-    (work / "Snakefile").write_text("")
+    work, seen = _argv_recorder(tmp_path, monkeypatch)
     assert run(args, workdir=work) == 0
     assert json.loads(seen.read_text()) == [*TRIGGERS, "--rerun-incomplete",
                                             *added, *args]
@@ -224,16 +218,7 @@ def test_runs_rerun_on_content_not_file_times(tmp_path, monkeypatch, args, trigg
     cache copied into a fresh clone is reused (docs/cache.md)."""
     import json
 
-    seen = tmp_path / "argv.json"
-    exe = tmp_path / "fake.py"
-    exe.write_text("import json, sys\n"
-                   "if '--unlock' not in sys.argv:\n"
-                   f"    json.dump(sys.argv[1:], open({str(seen)!r}, 'w'))\n")
-    monkeypatch.setattr("mlfsbench.workflow.runner._snakemake_cmd",
-                        lambda: [sys.executable, str(exe)])
-    work = tmp_path / "w"
-    work.mkdir()
-    (work / "Snakefile").write_text("")
+    work, seen = _argv_recorder(tmp_path, monkeypatch)
     for extra in ([], ["--dry-run"]):  # a run and an inspection
         assert run([*args, *extra], workdir=work) == 0
         assert json.loads(seen.read_text())[:len(triggers) + 1] == [
@@ -279,16 +264,9 @@ def test_run_passes_config_to_snakemake_not_as_a_configfile(tmp_path, monkeypatc
 def test_run_from_another_directory_with_directory_or_snakefile(tmp_path, monkeypatch):
     # today's runner looked for a Snakefile in the current directory only
     seen = tmp_path / "cwd.txt"
-    exe = tmp_path / "fake.py"
-    exe.write_text("import os, sys\n"
-                   "if '--unlock' not in sys.argv:\n"
-                   f"    open({str(seen)!r}, 'w').write(os.getcwd() + ' ' + "
-                   "' '.join(sys.argv[1:]))\n")
-    monkeypatch.setattr("mlfsbench.workflow.runner._snakemake_cmd",
-                        lambda: [sys.executable, str(exe)])
-    work = tmp_path / "w"
-    work.mkdir()
-    (work / "Snakefile").write_text("")
+    work = _fake_python_snakemake(
+        tmp_path, monkeypatch,
+        f"open({str(seen)!r}, 'w').write(os.getcwd() + ' ' + ' '.join(sys.argv[1:]))")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
@@ -312,9 +290,12 @@ def test_warnings_of_finished_jobs_are_listed_at_the_end(tmp_path, monkeypatch):
 
     from mlfsbench.workflow.logutil import log_to
 
-    work = tmp_path / "w"
-    work.mkdir()
-    (work / "Snakefile").write_text("")
+    blocks = "".join(
+        f"rule select:\n    log: logs/select/{name}.log\n    jobid: {i}\n"
+        f"    resources: tmpdir=/tmp\n\nFinished job {i}.\n"
+        for i, name in enumerate("abc", start=1))
+    work = _fake_python_snakemake(tmp_path, monkeypatch,
+                                  f"sys.stdout.write({blocks!r})")
     (work / "results").mkdir()
     (work / "results" / "summary.html").write_text("")
     with log_to(work / "logs" / "select" / "a.log"):
@@ -326,15 +307,6 @@ def test_warnings_of_finished_jobs_are_listed_at_the_end(tmp_path, monkeypatch):
                       UserWarning, stacklevel=1)
     with log_to(work / "logs" / "select" / "c.log"):
         logging.getLogger("mlfsbench").info("fine")
-    blocks = "".join(
-        f"rule select:\n    log: logs/select/{name}.log\n    jobid: {i}\n"
-        f"    resources: tmpdir=/tmp\n\nFinished job {i}.\n"
-        for i, name in enumerate("abc", start=1))
-    exe = tmp_path / "fake.py"
-    exe.write_text(f"import sys\nif '--unlock' not in sys.argv:\n"
-                   f"    sys.stdout.write({blocks!r})\n")
-    monkeypatch.setattr("mlfsbench.workflow.runner._snakemake_cmd",
-                        lambda: [sys.executable, str(exe)])
     out = io.StringIO()
     monkeypatch.chdir(work)
     assert run(["--cores", "1"], out=out) == 0
