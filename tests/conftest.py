@@ -6,6 +6,7 @@ import functools
 import http.server
 import os
 import re
+import shutil
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -118,3 +119,26 @@ def jobs_of(output: str) -> list[tuple[str, dict]]:
         wildcards = dict(kv.split("=", 1) for kv in w[1].split(", ")) if w else {}
         jobs.append((m[1], wildcards))
     return jobs
+
+
+@pytest.fixture
+def browser_page():
+    """A page of headless Chromium, 1280 x 900 (the first screen of a laptop).
+
+    Skips without Chromium or Playwright, except on CI, which installs both
+    (.ci/run) and must check the pages in a browser.
+    """
+    chromium = next(filter(None, map(shutil.which, ("chromium", "chromium-browser"))),
+                    None)
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if chromium is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI must check the report in Chromium (.ci/run installs it)")
+        pytest.skip("needs chromium")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=[
+            "--no-sandbox", "--disable-gpu", "--no-first-run"])
+        try:
+            yield browser.new_page(viewport={"width": 1280, "height": 900})
+        finally:
+            browser.close()

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -367,13 +365,6 @@ def test_pages_without_a_browser(tmp_path):
     assert "better than the paper&#x27;s best in 0 of 2 study × metric cells" in html
 
 
-def _chromium() -> str | None:
-    for name in ("chromium", "chromium-browser"):
-        if path := shutil.which(name):
-            return path
-    return None
-
-
 def _red_pixels(png: bytes) -> int:
     from io import BytesIO
 
@@ -384,53 +375,41 @@ def _red_pixels(png: bytes) -> int:
     return int((np.abs(rgb - target).sum(axis=2) < 60).sum())
 
 
-def test_challenge_pages_in_a_browser(tmp_path):
-    chromium = _chromium()
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if chromium is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI must check the report in Chromium (.ci/run installs it)")
-        pytest.skip("needs chromium")
+def test_challenge_pages_in_a_browser(tmp_path, browser_page):
     page_path, across_path, built = build_pages(tmp_path)
     rows = built["rows"]
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=[
-            "--no-sandbox", "--disable-gpu", "--no-first-run"])
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(page_path.as_uri())
-            # the challenger's rank per metric, on the first screen
-            for metric in METRICS:
-                row = page.locator(f"#rank-{metric}-mine")
-                box = row.bounding_box()
-                assert box and box["y"] + box["height"] < 900
-                rank = rows.loc[rows["metric"] == metric, "challenger_rank"].iloc[0]
-                assert row.locator(".challenger-rank").inner_text() == f"{rank:.2f}"
-                assert "My method" in row.inner_text()
-                assert f"{rows.loc[rows['metric'] == metric, 'place'].iloc[0]} of 6" \
-                    in row.inner_text()
-            # the CD diagram shows the challenger in red, the study's does not
-            image = page.locator("#cd-hamming_loss img")
-            image.scroll_into_view_if_needed()
-            assert image.evaluate("e => e.complete && e.naturalWidth") >= 600
-            assert _red_pixels(image.screenshot()) > 200
-            plain = tmp_path / "plain.png"  # the stats rule's, same methods
-            write_comparison(tmp_path / "results/lee2016/tables/summary.tsv",
-                             "hamming_loss", tmp_path / "plain.json", plain,
-                             labels=LABELS, **OPTIONS)
-            assert _red_pixels(plain.read_bytes()) == 0
-            # the across-studies page lists every study
-            page.goto(across_path.as_uri())
-            table = page.locator("#challenges")
-            for study in ("lee2016", "li2017", "spolaor2013"):
-                assert table.locator(f"tr#study-{study}").count() >= 1, study
-            assert "no challenger" in table.locator("#study-li2017").inner_text()
-            assert "could not run" in table.locator("#study-spolaor2013").inner_text()
-            assert "significantly in 0" in page.locator("li.verdict").inner_text()
-            page.locator("#study-lee2016 a").first.click()
-            assert page.url.endswith("lee2016/challenge/index.html")
-        finally:
-            browser.close()
+    page = browser_page
+    page.goto(page_path.as_uri())
+    # the challenger's rank per metric, on the first screen
+    for metric in METRICS:
+        row = page.locator(f"#rank-{metric}-mine")
+        box = row.bounding_box()
+        assert box and box["y"] + box["height"] < 900
+        rank = rows.loc[rows["metric"] == metric, "challenger_rank"].iloc[0]
+        assert row.locator(".challenger-rank").inner_text() == f"{rank:.2f}"
+        assert "My method" in row.inner_text()
+        assert f"{rows.loc[rows['metric'] == metric, 'place'].iloc[0]} of 6" \
+            in row.inner_text()
+    # the CD diagram shows the challenger in red, the study's does not
+    image = page.locator("#cd-hamming_loss img")
+    image.scroll_into_view_if_needed()
+    assert image.evaluate("e => e.complete && e.naturalWidth") >= 600
+    assert _red_pixels(image.screenshot()) > 200
+    plain = tmp_path / "plain.png"  # the stats rule's, same methods
+    write_comparison(tmp_path / "results/lee2016/tables/summary.tsv",
+                     "hamming_loss", tmp_path / "plain.json", plain,
+                     labels=LABELS, **OPTIONS)
+    assert _red_pixels(plain.read_bytes()) == 0
+    # the across-studies page lists every study
+    page.goto(across_path.as_uri())
+    table = page.locator("#challenges")
+    for study in ("lee2016", "li2017", "spolaor2013"):
+        assert table.locator(f"tr#study-{study}").count() >= 1, study
+    assert "no challenger" in table.locator("#study-li2017").inner_text()
+    assert "could not run" in table.locator("#study-spolaor2013").inner_text()
+    assert "significantly in 0" in page.locator("li.verdict").inner_text()
+    page.locator("#study-lee2016 a").first.click()
+    assert page.url.endswith("lee2016/challenge/index.html")
 
 
 # --------------------------------------------------------------- workflow

@@ -6,11 +6,9 @@ row. Built from synthetic result files through the report's functions."""
 from __future__ import annotations
 
 import os
-import shutil
 
 import numpy as np
 import pandas as pd
-import pytest
 import yaml
 
 from mlfsbench.report.compare import write_comparison
@@ -118,61 +116,42 @@ def test_page_without_a_browser(tmp_path):
     assert os.path.getsize(tmp_path / "summary.html") < 400_000
 
 
-def _chromium() -> str | None:
-    for name in ("chromium", "chromium-browser"):
-        if path := shutil.which(name):
-            return path
-    return None
-
-
-def test_summary_page_in_a_browser(tmp_path):
-    chromium = _chromium()
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if chromium is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI must check the report in Chromium (.ci/run installs it)")
-        pytest.skip("needs chromium")
+def test_summary_page_in_a_browser(tmp_path, browser_page):
     path = build_page(tmp_path)
     (tmp_path / "index.html").write_text(
         "<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>"
         + path.read_text() + "</body></html>")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=[
-            "--no-sandbox", "--disable-gpu", "--no-first-run"])
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto((tmp_path / "index.html").as_uri())
-            # the per-study table on the first screen
-            overview = page.locator("table.overview")
-            box = overview.bounding_box()
-            assert box["y"] + box["height"] < 900
-            assert "lee2016" in overview.inner_text()
-            assert "6 of 7" in overview.inner_text()
-            # a claim row whose link reaches its table cell ...
-            row = page.locator("#claim-lee2016-t5-yeast-proposed")
-            row.locator("a[href='#pt-lee2016-hamming_loss-yeast']").click()
-            target = page.locator("#pt-lee2016-hamming_loss-yeast")
-            box = target.bounding_box()
-            assert 0 <= box["y"] < 900 and target.evaluate(
-                "e => e.closest('table').classList.contains('paper')")
-            # ... and one whose link reaches its figure
-            page.locator("#claim-lee2016-t7-rank a[href='#cd-lee2016-ranking_loss']"
-                         ).click()
-            image = page.locator("#cd-lee2016-ranking_loss img")
-            box = image.bounding_box()
-            assert 0 <= box["y"] < 900
-            natural, shown = image.evaluate("e => [e.naturalWidth, e.width]")
-            assert natural >= 600 and shown == natural  # at its own size
-            # Lee 2016 Table 5 regenerated: a bold minimum in every row
-            table = page.locator("#pt-lee2016-hamming_loss")
-            for d in DATASETS:
-                cells = table.locator(f"#pt-lee2016-hamming_loss-{d} td")
-                values = [float(t.split("±")[0]) for t in cells.all_inner_texts()]
-                bold = [float(t.split("±")[0]) for t in table.locator(
-                    f"#pt-lee2016-hamming_loss-{d} td b").all_inner_texts()]
-                assert bold and set(bold) == {min(values)}, d
-            width = table.evaluate("e => e.closest('.scroll').scrollWidth")
-            assert width <= 1280
-            page.screenshot(path=str(tmp_path / "shot.png"))
-        finally:
-            browser.close()
+    page = browser_page
+    page.goto((tmp_path / "index.html").as_uri())
+    # the per-study table on the first screen
+    overview = page.locator("table.overview")
+    box = overview.bounding_box()
+    assert box["y"] + box["height"] < 900
+    assert "lee2016" in overview.inner_text()
+    assert "6 of 7" in overview.inner_text()
+    # a claim row whose link reaches its table cell ...
+    row = page.locator("#claim-lee2016-t5-yeast-proposed")
+    row.locator("a[href='#pt-lee2016-hamming_loss-yeast']").click()
+    target = page.locator("#pt-lee2016-hamming_loss-yeast")
+    box = target.bounding_box()
+    assert 0 <= box["y"] < 900 and target.evaluate(
+        "e => e.closest('table').classList.contains('paper')")
+    # ... and one whose link reaches its figure
+    page.locator("#claim-lee2016-t7-rank a[href='#cd-lee2016-ranking_loss']"
+                 ).click()
+    image = page.locator("#cd-lee2016-ranking_loss img")
+    box = image.bounding_box()
+    assert 0 <= box["y"] < 900
+    natural, shown = image.evaluate("e => [e.naturalWidth, e.width]")
+    assert natural >= 600 and shown == natural  # at its own size
+    # Lee 2016 Table 5 regenerated: a bold minimum in every row
+    table = page.locator("#pt-lee2016-hamming_loss")
+    for d in DATASETS:
+        cells = table.locator(f"#pt-lee2016-hamming_loss-{d} td")
+        values = [float(t.split("±")[0]) for t in cells.all_inner_texts()]
+        bold = [float(t.split("±")[0]) for t in table.locator(
+            f"#pt-lee2016-hamming_loss-{d} td b").all_inner_texts()]
+        assert bold and set(bold) == {min(values)}, d
+    width = table.evaluate("e => e.closest('.scroll').scrollWidth")
+    assert width <= 1280
+    page.screenshot(path=str(tmp_path / "shot.png"))
