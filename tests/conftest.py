@@ -102,6 +102,15 @@ def http_server() -> Iterator[Callable[..., Served]]:
         thread.join(timeout=5)
 
 
+@pytest.fixture(scope="session")
+def mirror(shared_datasets) -> str:
+    """The shared datasets as a ``file://`` mirror URL (ending in ``/``), as
+    the workflow's ``mirror`` config takes it."""
+    if not (shared_datasets / "MANIFEST.tsv").exists():
+        pytest.fail(f"no Mulan mirror at {shared_datasets} (set MLFS_SHARED_DATASETS)")
+    return shared_datasets.resolve().as_uri() + "/"
+
+
 @pytest.fixture
 def http_mirror(http_server, shared_datasets) -> str:
     """Base URL (ending in ``/``) of a local HTTP server of the shared datasets."""

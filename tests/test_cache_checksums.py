@@ -258,11 +258,6 @@ def _dry_run_rules(workdir: Path, mirror: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def mirror(shared_datasets) -> str:
-    return shared_datasets.resolve().as_uri() + "/"
-
-
-@pytest.fixture(scope="module")
 def finished(tmp_path_factory, mirror) -> Path:
     """A finished run of the tiny config (copied by each test)."""
     from mlfsbench.workflow.runner import copy_workflow

@@ -363,13 +363,6 @@ TINY_CLAIMS = {
 }
 
 
-@pytest.fixture(scope="module")
-def mirror(shared_datasets) -> str:
-    if not (shared_datasets / "MANIFEST.tsv").exists():
-        pytest.fail(f"no Mulan mirror at {shared_datasets} (set MLFS_SHARED_DATASETS)")
-    return shared_datasets.resolve().as_uri() + "/"
-
-
 def mlfsbench(workdir, *args, env=None, check=True) -> subprocess.CompletedProcess:
     proc = subprocess.run([str(BIN / "mlfsbench"), *args], cwd=workdir, env=env,
                           capture_output=True, text=True, timeout=TIMEOUT)

@@ -162,8 +162,7 @@ def test_installed_plugin_through_the_command_line(installed, shared_datasets):
 
 @pytest.mark.slow
 @pytest.mark.workflow
-def test_installed_plugin_through_the_workflow(installed, shared_datasets,
-                                               tmp_path):
+def test_installed_plugin_through_the_workflow(installed, mirror, tmp_path):
     workdir = copy_workflow(REPO_ROOT, tmp_path / "run")
     config = yaml.safe_load((REPO_ROOT / "config" / "tiny.yaml").read_text())
     experiment = config["experiments"]["tiny"]
@@ -173,7 +172,6 @@ def test_installed_plugin_through_the_workflow(installed, shared_datasets,
                                       "id": "complement"}]
     experiment["n_features"] = [1, 5]
     (workdir / "config" / "plugin.yaml").write_text(yaml.safe_dump(config))
-    mirror = shared_datasets.resolve().as_uri() + "/"
     mlfsbench(installed, "run", "--cores", "2", "--configfile", "config/plugin.yaml",
               "--config", f"mirror={mirror}", cwd=workdir)
 

@@ -28,13 +28,6 @@ MLFSBENCH = str(Path(sys.executable).parent / "mlfsbench")
 TIMEOUT = 1800
 
 
-@pytest.fixture(scope="module")
-def mirror(shared_datasets) -> str:
-    if not (shared_datasets / "MANIFEST.tsv").exists():
-        pytest.fail(f"no Mulan mirror at {shared_datasets} (set MLFS_SHARED_DATASETS)")
-    return shared_datasets.resolve().as_uri() + "/"
-
-
 def _in_pty(cmd: list[str], cwd: Path) -> tuple[int, str]:
     """Run ``cmd`` with a pseudo-terminal as its stdout and stderr."""
     master, slave = pty.openpty()

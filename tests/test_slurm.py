@@ -49,8 +49,6 @@ FIXED = {**BAD, "params": {"k": 50}}
 SUBMITTED = re.compile(
     r"has been submitted with SLURM jobid (\d+) \(log: (\S+)\)\.")
 
-mirror = wf.mirror  # the file:// mirror fixture
-
 
 def _slurm_cmd(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(["timeout", "-s", "KILL", "30", *args],

@@ -35,13 +35,6 @@ BIN = Path(sys.executable).parent
 TIMEOUT = 1800  # generous: CI machines may be slow and busy
 
 
-@pytest.fixture(scope="module")
-def mirror(shared_datasets) -> str:
-    if not (shared_datasets / "MANIFEST.tsv").exists():
-        pytest.fail(f"no Mulan mirror at {shared_datasets} (set MLFS_SHARED_DATASETS)")
-    return shared_datasets.resolve().as_uri() + "/"
-
-
 def tiny_experiment() -> dict:
     return yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())[
         "experiments"]["tiny"]

@@ -26,11 +26,6 @@ RAW = ["data/raw/emotions/train.arff", "data/raw/emotions/test.arff",
        "data/raw/emotions/labels.xml"]
 
 
-@pytest.fixture(scope="module")
-def mirror(shared_datasets) -> str:
-    return shared_datasets.resolve().as_uri() + "/"
-
-
 def snakemake(workdir, mirror, *args, configfile="config/tiny.yaml"):
     cmd = [str(BIN / "snakemake"), *args, "--cores", "1", "--configfile",
            configfile, "--config", f"mirror={mirror}"]
