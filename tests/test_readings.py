@@ -112,3 +112,12 @@ def test_written_tables_and_the_claims_command(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "s~grid-union" not in out and "s~mlknn-scale-scaled" not in out
     assert "robustness: reproduced under every reading" in out
+    # the verdict counts under each reading, the favoured first
+    counts = out.split("\n\n")[-1].splitlines()
+    assert counts[0].split() == ["study", "reading", "reproduced", "not", "reproduced",
+                                 "not", "checkable", "here", "claims"]
+    assert [line.split() for line in counts[2:]] == [
+        ["s", "mlknn-scale=raw,", "grid=paper-figure", "(favoured)",
+         "1", "1", "0", "2"],
+        ["s", "mlknn-scale=scaled", "2", "0", "0", "2"],
+        ["s", "grid=union", "1", "1", "0", "2"]]

@@ -477,15 +477,45 @@ def cmd_claims(args) -> int:
     if not several:
         counts = tables[0][1]["verdict"].value_counts()
         print(", ".join(f"{n} {v}" for v, n in counts.items()))
-        return 0
-    print()
-    rows = [[study, *(str(int((t["verdict"] == v).sum())) for v in verdicts),
-             str(len(t))] for study, t in tables]
-    rows.append(["all", *(str(sum(int(r[i + 1]) for r in rows))
-                          for i in range(len(verdicts))),
-                 str(sum(int(r[-1]) for r in rows))])
-    print(_plain_table(["study", *verdicts, "claims"], rows))
+    else:
+        print()
+        rows = [[study, *(str(int((t["verdict"] == v).sum())) for v in verdicts),
+                 str(len(t))] for study, t in tables]
+        rows.append(["all", *(str(sum(int(r[i + 1]) for r in rows))
+                              for i in range(len(verdicts))),
+                     str(sum(int(r[-1]) for r in rows))])
+        print(_plain_table(["study", *verdicts, "claims"], rows))
+    by_reading = reading_counts(tables)
+    if by_reading:
+        print()
+        print(_plain_table(["study", "reading", *verdicts, "claims"], by_reading))
     return 0
+
+
+def reading_counts(tables: list[tuple[str, Any]]) -> list[list[str]]:
+    """Rows ``[study, reading, count per verdict..., claims]`` of the studies
+    that declare readings: their favoured readings first, then each other
+    reading's verdicts (a claim absent under a reading is not counted).
+
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"verdict": ["reproduced", "not reproduced"],
+    ...                   "favoured": ["s=a", "s=a"], "robustness": ["", ""],
+    ...                   "verdict:s=b": ["reproduced", "absent"]})
+    >>> reading_counts([("x", t)])
+    [['x', 's=a (favoured)', '1', '1', '0', '2'], ['x', 's=b', '1', '0', '0', '1']]
+    """
+    rows = []
+    for study, table in tables:
+        if "robustness" not in table.columns:
+            continue
+        columns = [("verdict", f"{table['favoured'].iloc[0]} (favoured)")]
+        columns += [(c, c.removeprefix("verdict:")) for c in table.columns
+                    if c.startswith("verdict:")]
+        for column, name in columns:
+            values = table[column]
+            counts = [int((values == v).sum()) for v in _COLOURS]
+            rows.append([study, name, *map(str, counts), str(sum(counts))])
+    return rows
 
 
 def _plain_table(header: list[str], rows: list[list[str]]) -> str:
@@ -619,7 +649,8 @@ def build_parser() -> argparse.ArgumentParser:
         "claims", help="the verdicts of finished experiments: each claim "
         "of the paper, the paper's value, ours, reproduced or not")
     p.add_argument("result_dir", help="results/<experiment>, or results/ for "
-                   "every experiment (one table, and the counts per study)")
+                   "every experiment (one table, the counts per study, and "
+                   "per reading where a study declares readings)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_claims)
 
