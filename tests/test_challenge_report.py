@@ -357,6 +357,8 @@ def test_pages_without_a_browser(tmp_path):
     assert "My method (challenger)" in text  # its column of the paper table
     assert "id='challenge-runtime'" in text and "0.25" in text
     assert "half away from zero" in text  # the tie rule is stated
+    # every dataset ranks the methods alike: F_F is infinite, not p = "0"
+    assert text.count("<td>0 (F = ∞)</td>") == 2
     cells = pd.read_csv(tmp_path / "results" / "challenges.tsv", sep="\t")
     assert cells["experiment"].tolist() == ["lee2016", "lee2016"]
     assert cells["paper_best"].tolist() == ["lee2016", "lee2016"]

@@ -305,6 +305,15 @@ def _num(value, fmt: str = ".3g") -> str:
     return format(value, fmt)
 
 
+def _iman_davenport_p(test: dict) -> str:
+    """The Iman-Davenport p-value; ``0 (F = ∞)`` when every dataset ranks
+    the methods alike (``F_F`` is then infinite, stored as null or inf)."""
+    F = test.get("F")
+    if test["p_value"] == 0 and (F is None or F == float("inf")):
+        return "0 (F = ∞)"
+    return _num(test["p_value"])
+
+
 def _page(title: str, body: str) -> str:
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'>"
             f"<meta name='viewport' content='width=device-width'>"
@@ -342,7 +351,7 @@ def _ranks_table(metrics: Sequence[Mapping[str, Any]], name) -> str:
                      f"{e(name(info['best']))} ({b['method_rank']:.2f})",
                      _num(b["p_holm"]), verdict,
                      _num(res["friedman"]["p_value"]),
-                     _num(res["iman_davenport"]["p_value"]), str(res["n_datasets"])]
+                     _iman_davenport_p(res["iman_davenport"]), str(res["n_datasets"])]
             rows.append(f"<tr id='rank-{e(metric)}-{e(c)}' data-metric='{e(metric)}' "
                         f"class='{'yes' if sig else ''}'>"
                         + "".join(f"<td>{x}</td>" for x in cells) + "</tr>")
