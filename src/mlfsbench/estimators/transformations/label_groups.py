@@ -133,6 +133,46 @@ def distinct_rows(Z):
     return rows, counts, inverse.reshape(-1), None
 
 
+def _is_binary(Y) -> bool:
+    """Integer or boolean 0/1 matrix (the rows can be packed into bits)."""
+    return Y.dtype.kind in "iub" and bool(((Y == 0) | (Y == 1)).all())
+
+
+def _packed_rows(Z) -> np.ndarray:
+    """0/1 rows as unsigned 64-bit words, (n, ceil(d / 64)), first column the
+    highest bit of the first word: rows compare lexicographically as their
+    word tuples, and the Hamming distance is the popcount of the XOR."""
+    n, d = Z.shape
+    packed = np.zeros((n, 8 * max(1, -(-d // 64))), dtype=np.uint8)
+    packed[:, :-(-d // 8)] = np.packbits(Z.astype(bool, copy=False), axis=1)
+    return packed.view(">u8").astype(np.uint64)
+
+
+def _distinct_packed(words):
+    """:func:`distinct_rows` of packed rows: a representative row of each
+    distinct row (lexicographic order), counts and inverse."""
+    n = words.shape[0]
+    order = np.lexsort(words.T[::-1])  # first word primary
+    s = words[order]
+    new = np.ones(n, dtype=bool)
+    new[1:] = (s[1:] != s[:-1]).any(axis=1)
+    starts = np.flatnonzero(new)
+    inverse = np.empty(n, dtype=np.intp)
+    inverse[order] = np.cumsum(new) - 1
+    return order[starts], np.diff(np.append(starts, n)), inverse
+
+
+def _hamming_packed(a, b) -> np.ndarray:
+    """Hamming distances (integers) between packed rows ``a`` and ``b``."""
+    words = a.shape[1]
+    out = np.bitwise_count(a[:, None, 0] ^ b[None, :, 0])  # uint8
+    if words > 1:
+        out = out.astype(np.uint8 if words < 4 else np.int64)  # no overflow
+        for j in range(1, words):
+            out += np.bitwise_count(a[:, None, j] ^ b[None, :, j])
+    return out
+
+
 def k_medoids(D, k: int, weights=None, *, random_state=None,
               max_iter: int = 100, incremental: bool = True) -> np.ndarray:
     """PAM k-medoids on a distance matrix: indices of the ``k`` medoids, sorted.
@@ -170,6 +210,7 @@ def k_medoids(D, k: int, weights=None, *, random_state=None,
     >>> k_medoids(D, 2, random_state=0).tolist()
     [1, 4]
     """
+    integer_input = np.asarray(D).dtype.kind in "iub"
     D = np.asarray(D, dtype=float)
     u = D.shape[0]
     w = np.ones(u) if weights is None else np.asarray(weights, dtype=float)
@@ -203,7 +244,8 @@ def k_medoids(D, k: int, weights=None, *, random_state=None,
             break
         medoids = new
     scale = max(1.0, float(w @ D.max(axis=1)))
-    exact = _integral(D) and _integral(w) and float(w @ D.max(axis=1)) < 2.0**50
+    exact = (_integral(w) and float(w @ D.max(axis=1)) < 2.0**50
+             and (integer_input or _integral(D)))
     swaps = _swaps_incremental if incremental and exact else _swaps_full
     return np.sort(swaps(D, w, medoids, max_iter, scale))
 
@@ -248,39 +290,65 @@ def _swaps_incremental(D, w, medoids, max_iter, scale):
 
     The change of a swap is a sum of one term per point; a swap changes the
     nearest or second nearest medoid of few points, so only their terms are
-    taken out of the sums and put back. Integer terms (Hamming distances,
-    counts; sums below ``2**50``) add exactly in any order: the same changes,
-    bit for bit, hence the same swaps and medoids (tested).
+    taken out of the sums and put back. The terms are integers (Hamming
+    distances, counts; sums below ``2**50``), computed in integer arithmetic
+    (16-bit distances where they fit, 64-bit sums): the same changes as the
+    floating-point sums, bit for bit, hence the same swaps and medoids
+    (tested).
     """
     u, k = D.shape[0], medoids.size
+    rows = np.arange(u)
+    top = int(D.max())
+    Di = D.astype(np.int16 if top < 2**14 else np.int64)
+    wi = w.astype(np.int64)
+    wf = wi.astype(float)
+    unit = bool((wi == 1).all())
+    never = np.iinfo(np.int64).max
 
-    def terms(o, d1, d2):
-        kept = np.minimum(D[o] - d1[:, None], 0.0)
-        moved = np.minimum(np.maximum(D[o], d1[:, None]), d2[:, None]) - d1[:, None]
-        return w[o] @ kept, w[o][:, None] * moved
+    def nearest_two(medoids):  # _nearest_two on the integer distances
+        Dm = Di[:, medoids]
+        order = np.argsort(Dm, axis=1, kind="stable")
+        d1 = Dm[rows, order[:, 0]]
+        d2 = Dm[rows, order[:, 1]] if k > 1 else np.full(u, top, Di.dtype)
+        return order[:, 0], d1, d2
 
-    def by_cluster(c, values):  # sum of the rows of each cluster, (k, u)
-        one_hot = np.zeros((k, c.size))
-        one_hot[c, np.arange(c.size)] = 1.0
-        return one_hot @ values
+    def add_terms(o, c, d1, d2, sign):
+        by = np.argsort(c, kind="stable")  # rows grouped by cluster
+        o, c, lo, hi = o[by], c[by], d1[by, None], d2[by, None]
+        starts = np.flatnonzero(np.r_[True, c[1:] != c[:-1]])
+        Do = Di[o]
+        kept = np.minimum(Do - lo, 0).astype(float)  # exact: float64 sums
+        kept = (wf[o] @ kept).astype(np.int64)  # of integers below 2**50
+        np.maximum(Do, lo, out=Do)  # moved: min(max(D, d1), d2) - d1
+        np.minimum(Do, hi, out=Do)
+        Do -= lo
+        if unit:
+            moved = np.add.reduceat(Do, starts, axis=0, dtype=np.int64)
+        else:
+            moved = np.add.reduceat(Do * wi[o][:, None], starts, axis=0)
+        if sign > 0:
+            kept_sum[:] += kept
+            moved_sum[c[starts]] += moved
+        else:
+            kept_sum[:] -= kept
+            moved_sum[c[starts]] -= moved
 
-    nearest, d1, d2 = _nearest_two(D, medoids)
-    kept_sum, moved = terms(np.arange(u), d1, d2)
-    moved_sum = by_cluster(nearest, moved)
+    nearest, d1, d2 = nearest_two(medoids)
+    kept_sum = np.zeros(u, dtype=np.int64)
+    moved_sum = np.zeros((k, u), dtype=np.int64)
+    add_terms(rows, nearest, d1, d2, +1)
     for _ in range(max_iter):
         delta = kept_sum[None, :] + moved_sum
-        delta[:, medoids] = np.inf
+        delta[:, medoids] = never
         i, h = np.unravel_index(np.argmin(delta), delta.shape)
-        if delta[i, h] >= -1e-12 * scale:
+        if float(delta[i, h]) >= -1e-12 * scale:
             break
         medoids[i] = h
-        new_nearest, e1, e2 = _nearest_two(D, medoids)
+        new_nearest, e1, e2 = nearest_two(medoids)
         o = np.flatnonzero((new_nearest != nearest) | (e1 != d1) | (e2 != d2))
-        old_kept, old_moved = terms(o, d1[o], d2[o])
-        new_kept, new_moved = terms(o, e1[o], e2[o])
-        kept_sum += new_kept - old_kept
-        moved_sum += by_cluster(new_nearest[o], new_moved)
-        moved_sum -= by_cluster(nearest[o], old_moved)
+        if o.size:
+            add_terms(o, nearest[o], d1[o], d2[o], -1)
+            add_terms(o, new_nearest[o], e1[o], e2[o], +1)
         nearest, d1, d2 = new_nearest, e1, e2
     return medoids
 
@@ -414,7 +482,16 @@ class LabelGroups(TransformerMixin, BaseEstimator):
         self.pot_ = np.asarray(pots, dtype=float)
         self.noc_ = np.asarray(nocs, dtype=np.intp)
         self.medoids_ = []
+        packed = self.metric == "hamming" and _is_binary(Y)
         for g, noc in zip(groups, nocs, strict=True):
+            if packed:  # the same rows, counts and distances as below
+                words = _packed_rows(Y[:, g])
+                first, counts, _ = _distinct_packed(words)
+                D = _hamming_packed(words[first], words[first])
+                idx = k_medoids(D, noc, counts, random_state=rng,
+                                max_iter=int(self.max_iter))
+                self.medoids_.append(Y[first[idx]][:, g])
+                continue
             distinct, counts, _, keys = distinct_rows(Y[:, g])
             if self.metric == "hamming" and keys is not None:
                 D = np.bitwise_count(keys[:, None] ^ keys[None, :]).astype(float)
@@ -435,7 +512,12 @@ class LabelGroups(TransformerMixin, BaseEstimator):
             raise ValueError(f"Y has {Y.shape[1]} targets; expected "
                              f"{self.n_targets_}")
         out = np.empty((Y.shape[0], len(self.groups_)), dtype=np.int64)
+        packed = self.metric == "hamming" and _is_binary(Y)
         for i, (g, med) in enumerate(zip(self.groups_, self.medoids_, strict=True)):
+            if packed and _is_binary(med):  # the same integer distances
+                D = _hamming_packed(_packed_rows(Y[:, g]), _packed_rows(med))
+                out[:, i] = np.argmin(D, axis=1)
+                continue
             distinct, _, inverse, _ = distinct_rows(Y[:, g])
             D = target_distances(distinct, med, self.metric)
             out[:, i] = np.argmin(D, axis=1)[inverse]
