@@ -397,3 +397,119 @@ class LabelGroups(TransformerMixin, BaseEstimator):
             D = target_distances(distinct, med, self.metric)
             out[:, i] = np.argmin(D, axis=1)[inverse]
         return out
+
+
+# ---------------------------------------------------------------------------
+# selectors/jmi.py as of commit 962426a: jmi_forward, and Group-JMI-Rand
+# on this module's LabelGroups and jmi_forward
+# ---------------------------------------------------------------------------
+
+from mlfsbench.estimators.information.entropy import (
+    CodeIndicators,
+    column_entropies,
+    conditional_mutual_information_matrix,
+    mutual_information_matrix,
+)
+from mlfsbench.estimators.selectors._greedy import (
+    check_discrete_features,
+    column,
+    greedy_forward,
+    greedy_outcome,
+    n_greedy_steps,
+)
+from mlfsbench.estimators.selectors.jmi import GroupJMIRand as _CurrentGroupJMIRand
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``num / den`` elementwise, 0 where ``den`` is 0."""
+    out = np.zeros(np.broadcast(num, den).shape)
+    np.divide(num, den, out=out, where=den > 0)
+    return out
+
+
+def jmi_forward(X, T, n_steps: int, *, normalize: bool = False,
+                trace: list | None = None):
+    """Greedy forward selection with :math:`\\sum_{j \\in S} \\sum_i I(X_j X_k; T_i)`.
+
+    Parameters
+    ----------
+    X : array-like or sparse matrix of shape (n_samples, n_features)
+        Discrete feature codes.
+    T : array-like of shape (n_samples, n_targets)
+        Discrete target codes (labels, the LP class, or quantized groups).
+    n_steps : int
+        Number of features to select.
+    normalize : bool, default=False
+        Divide every term by :math:`\\sqrt{H(X_j X_k) H(T_i)}` (and the
+        first step's :math:`I(X_k; T_i)` by :math:`\\sqrt{H(X_k) H(T_i)}`):
+        the criterion of the authors' released ``Group_JMI_Rand.m``.
+    trace : list, optional
+        Receives the criterion vector of every step (for tests).
+
+    Returns
+    -------
+    selected : list of int
+    step_scores : list of float
+        Criterion of each selected feature at its step (relevance at step 1).
+    relevance : ndarray of shape (n_features,)
+        :math:`\\sum_i I(X_k; T_i)` (normalized when ``normalize``).
+
+    Examples
+    --------
+    >>> X = np.array([[0, 0, 0], [0, 1, 1], [1, 0, 1], [1, 1, 0]] * 2)
+    >>> T = np.bitwise_xor(X[:, :1], X[:, 1:2])  # T = x0 XOR x1 (= x2)
+    >>> selected, _, relevance = jmi_forward(X, T, 2)
+    >>> selected, relevance.tolist()
+    ([2, 0], [0.0, 0.0, 1.0])
+    >>> jmi_forward(X, T, 2, normalize=True)[0]  # I(x2 x0; T) / sqrt(2 * 1)
+    [2, 0]
+    """
+    X = check_discrete_features(X)
+    T = np.asarray(T)
+    if T.ndim == 1:
+        T = T.reshape(-1, 1)
+    XI = CodeIndicators(X)  # built once for every step
+    mi = mutual_information_matrix(XI, T)  # (p, t)
+    if not normalize:
+        relevance = mi.sum(axis=1)
+
+        def update(s: int) -> np.ndarray:
+            cmi = conditional_mutual_information_matrix(XI, T, column(X, s))
+            return relevance[s] + cmi.sum(axis=1)
+    else:
+        h_x = column_entropies(X)
+        h_t = column_entropies(T)
+        relevance = _ratio(mi, np.sqrt(np.outer(h_x, h_t))).sum(axis=1)
+
+        def update(s: int) -> np.ndarray:
+            xs = column(X, s)
+            joint_mi = mi[s] + conditional_mutual_information_matrix(XI, T, xs)
+            h_pair = h_x[s] + h_x - mutual_information_matrix(XI, xs)[:, 0]
+            h_pair = np.maximum(h_pair, 0.0)  # rounding below 0 when constant
+            return _ratio(joint_mi, np.sqrt(np.outer(h_pair, h_t))).sum(axis=1)
+
+    selected, step_scores = greedy_forward(
+        X.shape[1], n_steps, lambda acc, t: acc, update,
+        first_scores=relevance, trace=trace,
+    )
+    return selected, step_scores, relevance
+
+
+
+class GroupJMIRand(_CurrentGroupJMIRand):
+    """Group-JMI-Rand as of commit 962426a (not registered)."""
+
+    def _targets(self, Y):
+        self.label_groups_ = LabelGroups(
+            pot=self.pot, noc=self.noc, m=self.m, groups=self._explicit_groups(),
+            metric=self.target_metric, random_state=self.random_state,
+        )
+        return self.label_groups_.fit_transform(Y)
+
+    def _fit(self, X, Y):
+        T = self._targets(Y)
+        n_steps = n_greedy_steps(self.n_features_to_select, X.shape[1])
+        selected, step_scores, relevance = jmi_forward(
+            X, T, n_steps, normalize=self._normalize())
+        self.relevance_ = relevance
+        return greedy_outcome(self, X.shape[1], selected, step_scores, relevance)
