@@ -210,8 +210,9 @@ def k_medoids(D, k: int, weights=None, *, random_state=None,
     >>> k_medoids(D, 2, random_state=0).tolist()
     [1, 4]
     """
-    integer_input = np.asarray(D).dtype.kind in "iub"
-    D = np.asarray(D, dtype=float)
+    D = np.asarray(D)
+    if D.dtype.kind not in "iub":  # integer distances stay as they are
+        D = D.astype(float)
     u = D.shape[0]
     w = np.ones(u) if weights is None else np.asarray(weights, dtype=float)
     if k >= u:
@@ -220,7 +221,7 @@ def k_medoids(D, k: int, weights=None, *, random_state=None,
         raise ValueError(f"k must be >= 1, got {k}")
     rng = check_random_state(random_state)
     medoids = [int(rng.choice(u, p=w / w.sum()))]
-    nearest = D[medoids[0]].copy()
+    nearest = D[medoids[0]].astype(float)
     for _ in range(1, k):
         p = w * nearest**2
         p[medoids] = 0.0
@@ -230,24 +231,37 @@ def k_medoids(D, k: int, weights=None, *, random_state=None,
         medoids.append(int(rng.choice(u, p=p / p.sum())))
         nearest = np.minimum(nearest, D[medoids[-1]])
     medoids = np.array(medoids)
+    farthest = float(w @ D.max(axis=1))
+    scale = max(1.0, farthest)
+    exact = (_integral(w) and farthest < 2.0**50
+             and (D.dtype.kind in "iub" or _integral(D)))
     # Alternate (Hastie et al. 2009, Algorithm 14.2): each cluster's medoid
     # becomes the member closest in total to the other members; a cheap
-    # descent that leaves few swaps for PAM.
+    # descent that leaves few swaps for PAM. Integer distances and weights:
+    # all clusters' totals in one product, exact (integers below 2**24 in
+    # single precision, else 2**50 in double), so the same medoids.
+    Dx = None
+    if exact:
+        Dx = D.astype(np.float32 if float(w.sum()) * float(D.max()) < 2.0**23
+                      else float)
     for _ in range(max_iter):
         nearest = np.argmin(D[:, medoids], axis=1)
-        new = medoids.copy()
-        for c in range(k):
-            members = np.flatnonzero(nearest == c)
-            inner = D[np.ix_(members, members)] @ w[members]
-            new[c] = members[np.argmin(inner)]
+        member = nearest[:, None] == np.arange(k)[None, :]
+        if Dx is not None and member.any(axis=0).all():
+            totals = Dx @ np.where(member, w[:, None], 0.0).astype(Dx.dtype)
+            new = np.argmin(np.where(member, totals, np.inf), axis=0)
+        else:
+            new = medoids.copy()
+            for c in range(k):
+                members = np.flatnonzero(nearest == c)
+                inner = D[np.ix_(members, members)] @ w[members]
+                new[c] = members[np.argmin(inner)]
         if np.array_equal(new, medoids):
             break
         medoids = new
-    scale = max(1.0, float(w @ D.max(axis=1)))
-    exact = (_integral(w) and float(w @ D.max(axis=1)) < 2.0**50
-             and (integer_input or _integral(D)))
-    swaps = _swaps_incremental if incremental and exact else _swaps_full
-    return np.sort(swaps(D, w, medoids, max_iter, scale))
+    if incremental and exact:
+        return np.sort(_swaps_incremental(D, w, medoids, max_iter, scale))
+    return np.sort(_swaps_full(D.astype(float), w, medoids, max_iter, scale))
 
 
 def _integral(a: np.ndarray) -> bool:
@@ -291,55 +305,44 @@ def _swaps_incremental(D, w, medoids, max_iter, scale):
     The change of a swap is a sum of one term per point; a swap changes the
     nearest or second nearest medoid of few points, so only their terms are
     taken out of the sums and put back. The terms are integers (Hamming
-    distances, counts; sums below ``2**50``), computed in integer arithmetic
-    (16-bit distances where they fit, 64-bit sums): the same changes as the
-    floating-point sums, bit for bit, hence the same swaps and medoids
-    (tested).
+    distances, counts) and every sum stays below ``2**24`` (single precision)
+    or ``2**50`` (double): they add exactly in any order, so the changes are
+    the same numbers as the full recomputation's, bit for bit, hence the same
+    swaps and medoids (tested).
     """
     u, k = D.shape[0], medoids.size
-    rows = np.arange(u)
-    top = int(D.max())
-    Di = D.astype(np.int16 if top < 2**14 else np.int64)
-    wi = w.astype(np.int64)
-    wf = wi.astype(float)
-    unit = bool((wi == 1).all())
-    never = np.iinfo(np.int64).max
+    rows, clusters = np.arange(u), np.arange(k)
+    top = float(D.max())
+    dtype = np.float32 if float(w.sum()) * top < 2.0**23 else np.float64
+    # the elementwise terms in bytes when the distances fit (fewer passes)
+    small = np.uint8 if top < 255 else dtype
+    Ds, wf = D.astype(small), w.astype(dtype)
 
-    def nearest_two(medoids):  # _nearest_two on the integer distances
-        Dm = Di[:, medoids]
-        order = np.argsort(Dm, axis=1, kind="stable")
-        d1 = Dm[rows, order[:, 0]]
-        d2 = Dm[rows, order[:, 1]] if k > 1 else np.full(u, top, Di.dtype)
-        return order[:, 0], d1, d2
+    def nearest_two(medoids):  # as _nearest_two
+        Dm = Ds[:, medoids]
+        first = np.argmin(Dm, axis=1)  # the first of the ties
+        d1 = Dm[rows, first]
+        if k == 1:
+            return first, d1, np.full(u, top, small)
+        Dm[rows, first] = np.iinfo(small).max if small is np.uint8 else np.inf
+        return first, d1, Dm.min(axis=1)
 
-    def add_terms(o, c, d1, d2, sign):
-        by = np.argsort(c, kind="stable")  # rows grouped by cluster
-        o, c, lo, hi = o[by], c[by], d1[by, None], d2[by, None]
-        starts = np.flatnonzero(np.r_[True, c[1:] != c[:-1]])
-        Do = Di[o]
-        kept = np.minimum(Do - lo, 0).astype(float)  # exact: float64 sums
-        kept = (wf[o] @ kept).astype(np.int64)  # of integers below 2**50
-        np.maximum(Do, lo, out=Do)  # moved: min(max(D, d1), d2) - d1
-        np.minimum(Do, hi, out=Do)
-        Do -= lo
-        if unit:
-            moved = np.add.reduceat(Do, starts, axis=0, dtype=np.int64)
-        else:
-            moved = np.add.reduceat(Do * wi[o][:, None], starts, axis=0)
-        if sign > 0:
-            kept_sum[:] += kept
-            moved_sum[c[starts]] += moved
-        else:
-            kept_sum[:] -= kept
-            moved_sum[c[starts]] -= moved
+    def terms(o, c, d1, d2):
+        lo, hi = d1[:, None], d2[:, None]
+        Do = Ds[o]
+        M = np.maximum(Do, lo)
+        Do = np.subtract(M, Do, out=Do)  # max(d1 - D, 0) = -min(D - d1, 0)
+        kept = -(wf[o] @ Do.astype(dtype, copy=False))
+        np.minimum(M, hi, out=M)  # moved: min(max(D, d1), d2) - d1
+        M -= lo
+        weights = np.where(clusters[:, None] == c[None, :], wf[o][None, :], 0)
+        return kept, weights.astype(dtype, copy=False) @ M.astype(dtype, copy=False)
 
     nearest, d1, d2 = nearest_two(medoids)
-    kept_sum = np.zeros(u, dtype=np.int64)
-    moved_sum = np.zeros((k, u), dtype=np.int64)
-    add_terms(rows, nearest, d1, d2, +1)
+    kept_sum, moved_sum = terms(rows, nearest, d1, d2)
     for _ in range(max_iter):
         delta = kept_sum[None, :] + moved_sum
-        delta[:, medoids] = never
+        delta[:, medoids] = np.inf
         i, h = np.unravel_index(np.argmin(delta), delta.shape)
         if float(delta[i, h]) >= -1e-12 * scale:
             break
@@ -347,8 +350,10 @@ def _swaps_incremental(D, w, medoids, max_iter, scale):
         new_nearest, e1, e2 = nearest_two(medoids)
         o = np.flatnonzero((new_nearest != nearest) | (e1 != d1) | (e2 != d2))
         if o.size:
-            add_terms(o, nearest[o], d1[o], d2[o], -1)
-            add_terms(o, new_nearest[o], e1[o], e2[o], +1)
+            old_kept, old_moved = terms(o, nearest[o], d1[o], d2[o])
+            new_kept, new_moved = terms(o, new_nearest[o], e1[o], e2[o])
+            kept_sum += new_kept - old_kept
+            moved_sum += new_moved - old_moved
         nearest, d1, d2 = new_nearest, e1, e2
     return medoids
 
