@@ -1,4 +1,4 @@
-"""Named baseline of ``bench_group_jmi.py``: Group-JMI-Rand before the speed-up.
+"""Named baseline of ``bench_label_groups.py``: Group-JMI-Rand before the speed-up.
 
 The label quantization of ``src/mlfsbench/estimators/transformations/
 label_groups.py`` as of commit 962426a (issue #30), unchanged but for its
