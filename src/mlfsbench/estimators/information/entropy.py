@@ -573,14 +573,16 @@ def _cmi_fixed_targets(Xd: CodeIndicators, Yd: FixedTargets, z):
         if getattr(Xd, "_dense32", None) is None:
             Xd._dense32 = A.toarray().astype(np.float32)
         Ad, Bd = Xd._dense32, Yd.dense()
+        order = np.argsort(z, kind="stable")  # samples grouped by z
+        cuts = np.searchsorted(z[order], np.arange(width + 1))
+        As, Bs = Ad[order], Bd[order]
         full = np.zeros((width, Yd.n_values, r), dtype=np.float32)
         by_z = np.zeros((width, r), dtype=np.float32)
         for b in range(width):
-            rows = np.flatnonzero(z == b)
-            if rows.size:
-                Ab = Ad[rows]
-                full[b] = Bd[rows].T @ Ab  # counts below 2**24: exact
-                by_z[b] = Ab.sum(axis=0)
+            lo, hi = cuts[b], cuts[b + 1]
+            if hi > lo:  # counts below 2**24: exact
+                np.matmul(Bs[lo:hi].T, As[lo:hi], out=full[b])
+                by_z[b] = As[lo:hi].sum(axis=0)
         value_of, z_of = present // width, present % width
 
         def counts_of(a, b):  # rows a:b of the transposed table, float64
