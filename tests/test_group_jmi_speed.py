@@ -25,6 +25,7 @@ from mlfsbench.estimators.transformations.label_groups import (
     LabelGroups,
     _distinct_packed,
     _hamming_packed,
+    _hamming_square,
     _packed_rows,
     distinct_rows,
     k_medoids,
@@ -79,6 +80,8 @@ def test_packed_rows_give_distinct_rows_and_hamming_distances(d):
     D = _hamming_packed(words[first], words[first])
     assert np.array_equal(D.astype(float), target_distances(rows, rows))
     assert D.max() <= d and D.dtype.kind in "iu"
+    E = _hamming_square(rows)
+    assert np.array_equal(E, D) and E.dtype.kind in "iu"
 
 
 @pytest.mark.parametrize("seed", range(4))

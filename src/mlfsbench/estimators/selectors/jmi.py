@@ -32,7 +32,9 @@ X_s)` (chain rule, Eq. 6 of the paper), computed for all candidates at once by
 :func:`mlfsbench.estimators.information.entropy.conditional_mutual_information_matrix`:
 one pass
 over the data per step instead of one contingency table per (candidate,
-selected feature, target) triple.
+selected feature, target) triple. The targets are wrapped once in
+:class:`~mlfsbench.estimators.information.entropy.FixedTargets`, which builds
+each step's tables from indicators made once (the same numbers, bit for bit).
 
 Equivalences (tested, exact to the last bit because the targets are then
 identical codes):
