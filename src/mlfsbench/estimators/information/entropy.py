@@ -611,6 +611,8 @@ def _cmi_fixed_targets(Xd: CodeIndicators, Yd: FixedTargets, z):
 
     Nx = Gx @ nx
     nx0 = n - Nx
+    # a feature never 0 has only empty x = 0 cells: any positive marginal
+    nx0_pos = np.where(nx0 > 0, nx0, 1.0)[None, :]
     bounds = np.searchsorted(column_of, np.arange(q + 2))
     Ny = np.zeros(q + 1)
     by_label = np.zeros((q + 1, r))  # sum_{y>0} n(x, y), transposed
@@ -628,7 +630,7 @@ def _cmi_fixed_targets(Xd: CodeIndicators, Yd: FixedTargets, z):
             nyc = ny[a:b, None]
             t1 = _cell_terms_positive(Ct, nyc, nx[None, :], n)
             by_feature = (Gx @ Ct.T).T  # sum_{x>0} n(x, y): exact integers
-            t3 = _cell_terms_positive(nyc - by_feature, nyc, nx0[None, :], n)
+            t3 = _cell_terms_positive(nyc - by_feature, nyc, nx0_pos, n)
             for k in range(k0, k1):
                 lo, hi = bounds[k] - a, bounds[k + 1] - a
                 if hi > lo:
@@ -661,14 +663,12 @@ def _cell_terms(nxy, nx, ny, n: int) -> np.ndarray:
 
 def _cell_terms_positive(nxy, nx, ny, n: int) -> np.ndarray:
     """:func:`_cell_terms` of a float count array, the same numbers, in C
-    order: the empty cells' ratio is set to 1 (``0 * log2 1 = 0``) before
-    the logarithm instead of taking the logarithm of 0, whose special case
-    slows the vectorized loop, and no masked (``where=``) arithmetic."""
-    empty = nxy <= 0
+    order, for positive marginals ``nx * ny > 0``: the empty cells' ratio
+    ``0`` becomes ``1`` (``0 * log2 1 = 0``) before the logarithm, whose
+    special case for 0 slows the vectorized loop; no masked arithmetic."""
     out = np.multiply(n, nxy, order="C")  # C order: summed row by row
-    with np.errstate(divide="ignore", invalid="ignore"):  # 0 / 0 when empty
-        out /= nx * ny
-    np.putmask(out, empty, 1.0)
+    out /= nx * ny
+    out += nxy == 0  # r + 0 = r exactly where the cell is not empty
     np.log2(out, out=out)
     out *= nxy
     return out
