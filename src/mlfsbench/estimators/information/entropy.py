@@ -525,6 +525,7 @@ class FixedTargets:
         # index of (target k, its value) among all target values, per sample
         self.value_index = codes.astype(np.int64) + self.offsets[None, :]
         self._dense = None  # target indicators (n, n_values), float32
+        self._totals = None  # (features, counts over all samples)
 
     def dense(self) -> np.ndarray:
         if self._dense is None:
@@ -573,16 +574,24 @@ def _cmi_fixed_targets(Xd: CodeIndicators, Yd: FixedTargets, z):
         if getattr(Xd, "_dense32", None) is None:
             Xd._dense32 = A.toarray().astype(np.float32)
         Ad, Bd = Xd._dense32, Yd.dense()
+        if Yd._totals is None or Yd._totals[0] is not Xd:  # over all samples
+            Yd._totals = (Xd, Bd.T @ Ad, Ad.sum(axis=0))
+        _, total, total_by_z = Yd._totals
         order = np.argsort(z, kind="stable")  # samples grouped by z
         cuts = np.searchsorted(z[order], np.arange(width + 1))
         As, Bs = Ad[order], Bd[order]
         full = np.zeros((width, Yd.n_values, r), dtype=np.float32)
         by_z = np.zeros((width, r), dtype=np.float32)
+        largest = int(np.argmax(np.diff(cuts)))
         for b in range(width):
             lo, hi = cuts[b], cuts[b + 1]
-            if hi > lo:  # counts below 2**24: exact
+            if hi > lo and b != largest:  # counts below 2**24: exact
                 np.matmul(Bs[lo:hi].T, As[lo:hi], out=full[b])
                 by_z[b] = As[lo:hi].sum(axis=0)
+        # the largest z value's counts: the totals minus the others' (exact
+        # integers), one product fewer
+        np.subtract(total, full.sum(axis=0), out=full[largest])
+        np.subtract(total_by_z, by_z.sum(axis=0), out=by_z[largest])
         value_of, z_of = present // width, present % width
 
         def counts_of(a, b):  # rows a:b of the transposed table, float64
