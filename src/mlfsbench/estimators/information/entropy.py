@@ -488,12 +488,13 @@ class FixedTargets:
     targets ``T`` and a new ``Z`` (the feature selected last) at every step.
     Pass this object instead of ``Yd`` to build the contingency tables of
     ``(X_j, (T_k, Z))`` from the targets' indicators made once: the counts of
-    the cells with ``Z = z`` are one dense product of the feature indicators
-    and the target indicators restricted to the samples with ``Z = z`` (in
-    single precision: counts below ``2**24`` are exact), when the features
-    are dense enough for that to be cheaper than the sparse product, and the
-    merged codes are found by counting, not sorting. The tables, hence the
-    results, are the same numbers, bit for bit (tested).
+    the cells with ``Z = z`` are one product of the feature indicators and
+    the target indicators restricted to the samples with ``Z = z`` (dense in
+    single precision, counts below ``2**24`` being exact, when that costs
+    less than the sparse product), those of the most frequent ``z`` the
+    all-sample totals minus the others', and the merged codes are found by
+    counting, not sorting. The tables, hence the results, are the same
+    numbers, bit for bit (tested).
 
     Parameters
     ----------
@@ -548,7 +549,8 @@ def _cmi_fixed_targets(Xd: CodeIndicators, Yd: FixedTargets, z):
     time, in cache, each sum in the order of the general path's sparse
     products (zero, then the values of a target in increasing order). The
     counts are exact integers in any order and precision. ``None`` when no
-    stacked value is non-zero.
+    stacked value is non-zero or the dense target indicators would pass
+    ``2**26`` entries (then the general path).
     """
     n, q = Yd.shape
     width = int(z.max()) + 1
@@ -568,55 +570,57 @@ def _cmi_fixed_targets(Xd: CodeIndicators, Yd: FixedTargets, z):
     ny = np.concatenate([counts[present], z_counts[z_present]]).astype(float)
     A, Gx, nx = Xd.A, Xd.G, Xd.counts
     r, p = A.shape[1], Xd.shape[1]
-    dense_cost = 2.0 * r * n * Yd.n_values  # flops of the per-z products
-    sparse_cost = float(A.nnz) * (q + 1)  # products of the sparse one
-    if dense_cost <= 100.0 * sparse_cost:
-        if getattr(Xd, "_dense32", None) is None:
-            Xd._dense32 = A.toarray().astype(np.float32)
-        Ad, Bd = Xd._dense32, Yd.dense()
-        if Yd._totals is None or Yd._totals[0] is not Xd:  # over all samples
-            Yd._totals = (Xd, Bd.T @ Ad, Ad.sum(axis=0))
-        _, total, total_by_z = Yd._totals
-        order = np.argsort(z, kind="stable")  # samples grouped by z
-        cuts = np.searchsorted(z[order], np.arange(width + 1))
+    if n * Yd.n_values > 2**26:  # the dense target indicators too large
+        return None
+    Bd = Yd.dense()
+    if Yd._totals is None or Yd._totals[0] is not Xd:  # once per features
+        # dense single-precision products when they cost less than the
+        # sparse ones (flops against products, about 100 to 1)
+        if 2.0 * r * n * Yd.n_values <= 100.0 * float(A.nnz) * (q + 1):
+            Ad = A.toarray().astype(np.float32)
+            total = Bd.T @ Ad
+        else:
+            Ad = A.tocsr()
+            total = np.asarray(A.T @ Bd).T.astype(np.float32)
+        by_value = np.asarray(Ad.sum(axis=0)).ravel().astype(np.float32)
+        Yd._totals = (Xd, Ad, total, by_value)  # counts over all samples
+    _, Ad, total, total_by_z = Yd._totals
+    order = np.argsort(z, kind="stable")  # samples grouped by z
+    cuts = np.searchsorted(z[order], np.arange(width + 1))
+    full = np.zeros((width, Yd.n_values, r), dtype=np.float32)
+    by_z = np.zeros((width, r), dtype=np.float32)
+    largest = int(np.argmax(np.diff(cuts)))
+    dense = isinstance(Ad, np.ndarray)
+    if dense:
         As, Bs = Ad[order], Bd[order]
-        full = np.zeros((width, Yd.n_values, r), dtype=np.float32)
-        by_z = np.zeros((width, r), dtype=np.float32)
-        largest = int(np.argmax(np.diff(cuts)))
-        for b in range(width):
-            lo, hi = cuts[b], cuts[b + 1]
-            if hi > lo and b != largest:  # counts below 2**24: exact
-                np.matmul(Bs[lo:hi].T, As[lo:hi], out=full[b])
-                by_z[b] = As[lo:hi].sum(axis=0)
-        # the largest z value's counts: the totals minus the others' (exact
-        # integers), one product fewer
-        np.subtract(total, full.sum(axis=0), out=full[largest])
-        np.subtract(total_by_z, by_z.sum(axis=0), out=by_z[largest])
-        value_of, z_of = present // width, present % width
+    for b in range(width):
+        lo, hi = cuts[b], cuts[b + 1]
+        if hi == lo or b == largest:
+            continue
+        if dense:  # counts below 2**24: exact in single precision
+            np.matmul(Bs[lo:hi].T, As[lo:hi], out=full[b])
+            by_z[b] = As[lo:hi].sum(axis=0)
+        else:
+            rows = order[lo:hi]
+            Ab = Ad[rows]
+            full[b] = np.asarray(Ab.T @ Bd[rows]).T
+            by_z[b] = np.asarray(Ab.sum(axis=0)).ravel()
+    # the most frequent z value's counts: the totals minus the others'
+    # (exact integers), one product fewer -- most of the samples when the
+    # features are sparse
+    np.subtract(total, full.sum(axis=0), out=full[largest])
+    np.subtract(total_by_z, by_z.sum(axis=0), out=by_z[largest])
+    value_of, z_of = present // width, present % width
 
-        def counts_of(a, b):  # rows a:b of the transposed table, float64
-            out = np.empty((b - a, r))
-            k = min(b, present.size)
-            if a < k:
-                out[:k - a] = full[z_of[a:k], value_of[a:k]]
-            if b > present.size:
-                out[max(a, present.size) - a:] = by_z[
-                    z_present[max(a, present.size) - present.size:b - present.size]]
-            return out
-    else:
-        pair = np.full(counts.size, -1, dtype=np.int64)
-        pair[present] = np.arange(present.size)
-        z_pair = np.full(width, -1, dtype=np.int64)
-        z_pair[z_present] = present.size + np.arange(z_present.size)
-        cols = np.concatenate([pair[merged].ravel(), z_pair[z]])
-        rows = np.concatenate([np.repeat(np.arange(n), q), np.arange(n)])
-        keep = cols >= 0
-        B = sp.csr_matrix((np.ones(int(keep.sum())), (cols[keep], rows[keep])),
-                          shape=(m, n))
-        CT = (B @ A).toarray()  # (m, r): exact integer counts
-
-        def counts_of(a, b):
-            return CT[a:b]
+    def counts_of(a, b):  # rows a:b of the transposed table, float64
+        out = np.empty((b - a, r))
+        k = min(b, present.size)
+        if a < k:
+            out[:k - a] = full[z_of[a:k], value_of[a:k]]
+        if b > present.size:
+            out[max(a, present.size) - a:] = by_z[
+                z_present[max(a, present.size) - present.size:b - present.size]]
+        return out
 
     Nx = Gx @ nx
     nx0 = n - Nx
