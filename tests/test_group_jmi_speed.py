@@ -136,6 +136,13 @@ def test_fixed_targets_give_the_general_paths_numbers():
             got = conditional_mutual_information_matrix(XI, FT, z)
             assert np.array_equal(got, expected)
             assert expected.shape == (X.shape[1], 6) and expected.max() > 0.01
+    # dense target indicators past 2**26 entries: the general path
+    wide = T.copy()
+    wide[0, 4] = 2**26 // X.shape[0] + 1
+    z = X[:, 1]
+    assert np.array_equal(
+        conditional_mutual_information_matrix(X, FixedTargets(wide), z),
+        conditional_mutual_information_matrix(X, wide, z))
     with pytest.raises(ValueError, match="samples"):
         conditional_mutual_information_matrix(X, FixedTargets(T[:5]), X[:, 0])
 
