@@ -40,7 +40,9 @@ Choices where the paper is silent (all tested):
   gives the same objective as on the samples. With Hamming distances the
   changes of the swaps are updated per swap from the few points whose
   nearest medoids moved, exact in integers (the same medoids as recomputing
-  them; ``bench/bench_label_groups.py``).
+  them), and binary labelsets are packed into 64-bit words (distinct rows
+  by ``lexsort``, distances by popcount): the same rows, distances and
+  medoids as before, faster (``bench/bench_label_groups.py``).
 - When NoC is at least the number of distinct target vectors of the group,
   every distinct vector is its own cluster (no algorithm is run).
 - Clusters are numbered by the position of their medoid among the distinct
@@ -133,6 +135,58 @@ def distinct_rows(Z):
     return rows, counts, inverse.reshape(-1), None
 
 
+def _is_binary(Y) -> bool:
+    """Integer or boolean 0/1 matrix (the rows can be packed into bits)."""
+    return Y.dtype.kind in "iub" and bool(((Y == 0) | (Y == 1)).all())
+
+
+def _packed_rows(Z) -> np.ndarray:
+    """0/1 rows as unsigned 64-bit words, (n, ceil(d / 64)), first column the
+    highest bit of the first word: rows compare lexicographically as their
+    word tuples, and the Hamming distance is the popcount of the XOR."""
+    n, d = Z.shape
+    packed = np.zeros((n, 8 * max(1, -(-d // 64))), dtype=np.uint8)
+    packed[:, :-(-d // 8)] = np.packbits(Z.astype(bool, copy=False), axis=1)
+    return packed.view(">u8").astype(np.uint64)
+
+
+def _distinct_packed(words):
+    """:func:`distinct_rows` of packed rows: a representative row of each
+    distinct row (lexicographic order), counts and inverse."""
+    n = words.shape[0]
+    order = np.lexsort(words.T[::-1])  # first word primary
+    s = words[order]
+    new = np.ones(n, dtype=bool)
+    new[1:] = (s[1:] != s[:-1]).any(axis=1)
+    starts = np.flatnonzero(new)
+    inverse = np.empty(n, dtype=np.intp)
+    inverse[order] = np.cumsum(new) - 1
+    return order[starts], np.diff(np.append(starts, n)), inverse
+
+
+def _hamming_packed(a, b) -> np.ndarray:
+    """Hamming distances (integers) between packed rows ``a`` and ``b``."""
+    words = a.shape[1]
+    out = np.bitwise_count(a[:, None, 0] ^ b[None, :, 0])  # uint8
+    if words > 1:
+        out = out.astype(np.uint8 if words < 4 else np.int64)  # no overflow
+        for j in range(1, words):
+            out += np.bitwise_count(a[:, None, j] ^ b[None, :, j])
+    return out
+
+
+def _hamming_square(Z) -> np.ndarray:
+    """Hamming distances (integers) between all 0/1 rows of ``Z``, from one
+    single-precision product: ``|a| + |b| - 2 a.b``, exact below ``2**24``."""
+    F = Z.astype(np.float32)
+    if Z.shape[1] >= 2**23:
+        F = F.astype(float)
+    inner = F @ F.T
+    ones = np.diagonal(inner).copy()
+    D = (ones[:, None] + ones[None, :]) - 2 * inner
+    return D.astype(np.uint8 if Z.shape[1] < 256 else np.int64)
+
+
 def k_medoids(D, k: int, weights=None, *, random_state=None,
               max_iter: int = 100, incremental: bool = True) -> np.ndarray:
     """PAM k-medoids on a distance matrix: indices of the ``k`` medoids, sorted.
@@ -170,7 +224,9 @@ def k_medoids(D, k: int, weights=None, *, random_state=None,
     >>> k_medoids(D, 2, random_state=0).tolist()
     [1, 4]
     """
-    D = np.asarray(D, dtype=float)
+    D = np.asarray(D)
+    if D.dtype.kind not in "iub":  # integer distances stay as they are
+        D = D.astype(float)
     u = D.shape[0]
     w = np.ones(u) if weights is None else np.asarray(weights, dtype=float)
     if k >= u:
@@ -179,7 +235,7 @@ def k_medoids(D, k: int, weights=None, *, random_state=None,
         raise ValueError(f"k must be >= 1, got {k}")
     rng = check_random_state(random_state)
     medoids = [int(rng.choice(u, p=w / w.sum()))]
-    nearest = D[medoids[0]].copy()
+    nearest = D[medoids[0]].astype(float)
     for _ in range(1, k):
         p = w * nearest**2
         p[medoids] = 0.0
@@ -189,23 +245,37 @@ def k_medoids(D, k: int, weights=None, *, random_state=None,
         medoids.append(int(rng.choice(u, p=p / p.sum())))
         nearest = np.minimum(nearest, D[medoids[-1]])
     medoids = np.array(medoids)
+    farthest = float(w @ D.max(axis=1))
+    scale = max(1.0, farthest)
+    exact = (_integral(w) and farthest < 2.0**50
+             and (D.dtype.kind in "iub" or _integral(D)))
     # Alternate (Hastie et al. 2009, Algorithm 14.2): each cluster's medoid
     # becomes the member closest in total to the other members; a cheap
-    # descent that leaves few swaps for PAM.
+    # descent that leaves few swaps for PAM. Integer distances and weights:
+    # all clusters' totals in one product, exact (integers below 2**24 in
+    # single precision, else 2**50 in double), so the same medoids.
+    Dx = None
+    if exact:
+        Dx = D.astype(np.float32 if float(w.sum()) * float(D.max()) < 2.0**23
+                      else float)
     for _ in range(max_iter):
         nearest = np.argmin(D[:, medoids], axis=1)
-        new = medoids.copy()
-        for c in range(k):
-            members = np.flatnonzero(nearest == c)
-            inner = D[np.ix_(members, members)] @ w[members]
-            new[c] = members[np.argmin(inner)]
+        member = nearest[:, None] == np.arange(k)[None, :]
+        if Dx is not None and member.any(axis=0).all():
+            totals = Dx @ np.where(member, w[:, None], 0.0).astype(Dx.dtype)
+            new = np.argmin(np.where(member, totals, np.inf), axis=0)
+        else:
+            new = medoids.copy()
+            for c in range(k):
+                members = np.flatnonzero(nearest == c)
+                inner = D[np.ix_(members, members)] @ w[members]
+                new[c] = members[np.argmin(inner)]
         if np.array_equal(new, medoids):
             break
         medoids = new
-    scale = max(1.0, float(w @ D.max(axis=1)))
-    exact = _integral(D) and _integral(w) and float(w @ D.max(axis=1)) < 2.0**50
-    swaps = _swaps_incremental if incremental and exact else _swaps_full
-    return np.sort(swaps(D, w, medoids, max_iter, scale))
+    if incremental and exact:
+        return np.sort(_swaps_incremental(D, w, medoids, max_iter, scale))
+    return np.sort(_swaps_full(D.astype(float), w, medoids, max_iter, scale))
 
 
 def _integral(a: np.ndarray) -> bool:
@@ -248,39 +318,56 @@ def _swaps_incremental(D, w, medoids, max_iter, scale):
 
     The change of a swap is a sum of one term per point; a swap changes the
     nearest or second nearest medoid of few points, so only their terms are
-    taken out of the sums and put back. Integer terms (Hamming distances,
-    counts; sums below ``2**50``) add exactly in any order: the same changes,
-    bit for bit, hence the same swaps and medoids (tested).
+    taken out of the sums and put back. The terms are integers (Hamming
+    distances, counts) and every sum stays below ``2**24`` (single precision)
+    or ``2**50`` (double): they add exactly in any order, so the changes are
+    the same numbers as the full recomputation's, bit for bit, hence the same
+    swaps and medoids (tested).
     """
     u, k = D.shape[0], medoids.size
+    rows, clusters = np.arange(u), np.arange(k)
+    top = float(D.max())
+    dtype = np.float32 if float(w.sum()) * top < 2.0**23 else np.float64
+    # the elementwise terms in bytes when the distances fit (fewer passes)
+    small = np.uint8 if top < 255 else dtype
+    Ds, wf = D.astype(small), w.astype(dtype)
 
-    def terms(o, d1, d2):
-        kept = np.minimum(D[o] - d1[:, None], 0.0)
-        moved = np.minimum(np.maximum(D[o], d1[:, None]), d2[:, None]) - d1[:, None]
-        return w[o] @ kept, w[o][:, None] * moved
+    def nearest_two(medoids):  # as _nearest_two
+        Dm = Ds[:, medoids]
+        first = np.argmin(Dm, axis=1)  # the first of the ties
+        d1 = Dm[rows, first]
+        if k == 1:
+            return first, d1, np.full(u, top, small)
+        Dm[rows, first] = np.iinfo(small).max if small is np.uint8 else np.inf
+        return first, d1, Dm.min(axis=1)
 
-    def by_cluster(c, values):  # sum of the rows of each cluster, (k, u)
-        one_hot = np.zeros((k, c.size))
-        one_hot[c, np.arange(c.size)] = 1.0
-        return one_hot @ values
+    def terms(o, c, d1, d2):
+        lo, hi = d1[:, None], d2[:, None]
+        Do = Ds[o]
+        M = np.maximum(Do, lo)
+        Do = np.subtract(M, Do, out=Do)  # max(d1 - D, 0) = -min(D - d1, 0)
+        kept = -(wf[o] @ Do.astype(dtype, copy=False))
+        np.minimum(M, hi, out=M)  # moved: min(max(D, d1), d2) - d1
+        M -= lo
+        weights = np.where(clusters[:, None] == c[None, :], wf[o][None, :], 0)
+        return kept, weights.astype(dtype, copy=False) @ M.astype(dtype, copy=False)
 
-    nearest, d1, d2 = _nearest_two(D, medoids)
-    kept_sum, moved = terms(np.arange(u), d1, d2)
-    moved_sum = by_cluster(nearest, moved)
+    nearest, d1, d2 = nearest_two(medoids)
+    kept_sum, moved_sum = terms(rows, nearest, d1, d2)
     for _ in range(max_iter):
         delta = kept_sum[None, :] + moved_sum
         delta[:, medoids] = np.inf
         i, h = np.unravel_index(np.argmin(delta), delta.shape)
-        if delta[i, h] >= -1e-12 * scale:
+        if float(delta[i, h]) >= -1e-12 * scale:
             break
         medoids[i] = h
-        new_nearest, e1, e2 = _nearest_two(D, medoids)
+        new_nearest, e1, e2 = nearest_two(medoids)
         o = np.flatnonzero((new_nearest != nearest) | (e1 != d1) | (e2 != d2))
-        old_kept, old_moved = terms(o, d1[o], d2[o])
-        new_kept, new_moved = terms(o, e1[o], e2[o])
-        kept_sum += new_kept - old_kept
-        moved_sum += by_cluster(new_nearest[o], new_moved)
-        moved_sum -= by_cluster(nearest[o], old_moved)
+        if o.size:
+            old_kept, old_moved = terms(o, nearest[o], d1[o], d2[o])
+            new_kept, new_moved = terms(o, new_nearest[o], e1[o], e2[o])
+            kept_sum += new_kept - old_kept
+            moved_sum += new_moved - old_moved
         nearest, d1, d2 = new_nearest, e1, e2
     return medoids
 
@@ -414,7 +501,16 @@ class LabelGroups(TransformerMixin, BaseEstimator):
         self.pot_ = np.asarray(pots, dtype=float)
         self.noc_ = np.asarray(nocs, dtype=np.intp)
         self.medoids_ = []
+        packed = self.metric == "hamming" and _is_binary(Y)
         for g, noc in zip(groups, nocs, strict=True):
+            if packed:  # the same rows, counts and distances as below
+                words = _packed_rows(Y[:, g])
+                first, counts, _ = _distinct_packed(words)
+                D = _hamming_square(Y[first][:, g])
+                idx = k_medoids(D, noc, counts, random_state=rng,
+                                max_iter=int(self.max_iter))
+                self.medoids_.append(Y[first[idx]][:, g])
+                continue
             distinct, counts, _, keys = distinct_rows(Y[:, g])
             if self.metric == "hamming" and keys is not None:
                 D = np.bitwise_count(keys[:, None] ^ keys[None, :]).astype(float)
@@ -435,7 +531,12 @@ class LabelGroups(TransformerMixin, BaseEstimator):
             raise ValueError(f"Y has {Y.shape[1]} targets; expected "
                              f"{self.n_targets_}")
         out = np.empty((Y.shape[0], len(self.groups_)), dtype=np.int64)
+        packed = self.metric == "hamming" and _is_binary(Y)
         for i, (g, med) in enumerate(zip(self.groups_, self.medoids_, strict=True)):
+            if packed and _is_binary(med):  # the same integer distances
+                D = _hamming_packed(_packed_rows(Y[:, g]), _packed_rows(med))
+                out[:, i] = np.argmin(D, axis=1)
+                continue
             distinct, _, inverse, _ = distinct_rows(Y[:, g])
             D = target_distances(distinct, med, self.metric)
             out[:, i] = np.argmin(D, axis=1)[inverse]
