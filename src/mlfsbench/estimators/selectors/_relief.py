@@ -152,6 +152,28 @@ def _check_k(n_neighbors) -> int:
     return int(n_neighbors)
 
 
+def sparse_binary_csr(X):
+    """:func:`binary_csr` of :func:`prepare_features` straight from sparse ``X``.
+
+    When every column's minimum is 0 and its stored nonzero values all equal
+    its maximum, the scaled features are the 0/1 pattern of the nonzeros
+    (the same CSR, without the dense copy); ``None`` otherwise (dense or
+    other input: the caller scales it densely).
+    """
+    if not sp.issparse(X) or X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
+        return None
+    X = sp.csr_matrix(X, dtype=float)
+    if not np.isfinite(X.data).all():
+        return None
+    X.eliminate_zeros()
+    hi = np.asarray(X.max(axis=0).todense()).ravel()
+    lo = np.asarray(X.min(axis=0).todense()).ravel()
+    if (lo != 0).any() or (X.data != hi[X.indices]).any():
+        return None
+    X.sort_indices()
+    return sp.csr_matrix((np.ones(X.nnz), X.indices, X.indptr), shape=X.shape)
+
+
 def binary_csr(Xn):
     """CSR copy of scaled features when every value is 0 or 1, else ``None``."""
     if Xn.size == 0 or not binary_columns(Xn).all():
@@ -248,8 +270,10 @@ def relieff_scores(X, classes, *, n_neighbors=10, n_samples=None,
     [0.8, -1.0]
     """
     k = _check_k(n_neighbors)
-    Xn = prepare_features(X)
-    n = Xn.shape[0]
+    # sparse 0/1 input: straight to the CSR of the binary path
+    Xs = sparse_binary_csr(X) if shared_path and binary_path else None
+    Xn = prepare_features(X) if Xs is None else None
+    n, p = (Xn if Xs is None else Xs).shape
     C = np.asarray(classes)
     if C.ndim == 1:
         C = C.reshape(-1, 1)
@@ -262,13 +286,14 @@ def relieff_scores(X, classes, *, n_neighbors=10, n_samples=None,
     n_t = len(codes)
     sample = _sample(n, n_samples, random_state)
     m = sample.size
-    scores = np.zeros((n_t, Xn.shape[1]))
+    scores = np.zeros((n_t, p))
     if n < 2 or m == 0:
         return scores.T
     max_classes = max(int(c.max()) + 1 for c in codes)
     # per block: (b, n) sort arrays and (b, n_classes, k) neighbour arrays
     block = max(1, min(_MAX_CELLS // n, _MAX_CELLS // (max_classes * k)))
-    Xs = binary_csr(Xn) if binary_path else None
+    if Xs is None:
+        Xs = binary_csr(Xn) if binary_path else None
     # two-class targets (BR labels) handled together (batch_path)
     two = np.array([t for t, c in enumerate(codes) if c.max() == 1]
                    if batch_path and mask_path else [], dtype=np.intp)
@@ -402,6 +427,9 @@ def _two_class_pairs(S, D, rows, codes2, counts2, k, m, n, gather):
 #: Width of the order prefix searched for the larger class of a two-class
 #: target beyond a row's ``k`` nearest (:func:`_shared_binary_scores`).
 _SHARED_WIDTH = 32
+#: Largest ``n * n`` for which :func:`_shared_binary_scores` keeps every
+#: distance (16-bit keys, 512 MiB at most) to compute each pair once.
+_SYMMETRIC_CELLS = 1 << 28
 
 
 def _class_weight(prior, counts, own, cls, k, m):
@@ -520,10 +548,21 @@ def _shared_binary_scores(Xs, codes, sample, k, m, max_cells):
         base2 = np.array([q[1] for q in two], dtype=np.intp)
     width = min(n, max(_SHARED_WIDTH, k + 1))
     block = max(1, min(m, _MAX_CELLS // max(n, 1)))
+    # every row sampled, in order: each block's distances to the earlier
+    # rows are the earlier blocks' to it (half the products), kept as 16-bit
+    # keys (exact: at most p < 2**15)
+    keep = m == n and p < np.iinfo(np.int16).max and n * n <= _SYMMETRIC_CELLS
+    Dall = np.empty((n, n), dtype=np.int16) if keep else None
     for lo in range(0, m, block):
         rows = sample[lo: lo + block]
         Xb = Xs[rows]
-        D = small_int_keys(manhattan_distances(None, rows, Xs))
+        if keep:
+            D = Dall[lo: lo + rows.size]
+            D[:, :lo] = Dall[:lo, lo: lo + rows.size].T
+            D[:, lo:] = small_int_keys(manhattan_distances(
+                None, rows - lo, Xs[lo:]))
+        else:
+            D = small_int_keys(manhattan_distances(None, rows, Xs))
         top = smallest_k(D, width)
         pairs = []  # (row in block, neighbour, group, weight)
         if two:
