@@ -430,6 +430,8 @@ _SHARED_WIDTH = 32
 #: Largest ``n * n`` for which :func:`_shared_binary_scores` keeps every
 #: distance (16-bit keys, 512 MiB at most) to compute each pair once.
 _SYMMETRIC_CELLS = 1 << 28
+#: Bound on (block rows x instances) of :func:`_shared_binary_scores`.
+_SHARED_BLOCK_CELLS = _MAX_CELLS
 
 
 def _class_weight(prior, counts, own, cls, k, m):
@@ -547,7 +549,7 @@ def _shared_binary_scores(Xs, codes, sample, k, m, max_cells):
         big2 = np.array([q[2] for q in two], dtype=np.uint8)
         base2 = np.array([q[1] for q in two], dtype=np.intp)
     width = min(n, max(_SHARED_WIDTH, k + 1))
-    block = max(1, min(m, _MAX_CELLS // max(n, 1)))
+    block = max(1, min(m, _SHARED_BLOCK_CELLS // max(n, 1)))
     # every row sampled, in order: each block's distances to the earlier
     # rows are the earlier blocks' to it (half the products), kept as 16-bit
     # keys (exact: at most p < 2**15)
