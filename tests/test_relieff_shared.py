@@ -125,3 +125,13 @@ def test_shared_path_equals_pairwise_path_on_medical(medical):
         old = relieff_scores(X, classes, shared_path=False)
         assert_same_scores(new, old)
         assert np.abs(old).max() > 0.01
+
+
+def test_cells_by_mask_and_by_sort_agree():
+    rng = np.random.default_rng(1)
+    key = rng.integers(0, 50, 30)
+    small = _relief._cells(key, 50)  # a mask over 50
+    large = _relief._cells(key, 10**7)  # sorted
+    for got in (small, large):
+        np.testing.assert_array_equal(got[0], np.unique(key))
+        np.testing.assert_array_equal(got[0][got[1]], key)

@@ -455,8 +455,8 @@ def _two_class_pairs(S, D, rows, codes2, counts2, k, m, n, gather):
 #: target beyond a row's ``k`` nearest (:func:`_shared_binary_scores`).
 _SHARED_WIDTH = 32
 #: Largest ``n * n`` for which :func:`_shared_binary_scores` keeps every
-#: distance (16-bit keys, 512 MiB at most) to compute each pair once.
-_SYMMETRIC_CELLS = 1 << 28
+#: distance (16-bit keys, 128 MiB at most) to compute each pair once.
+_SYMMETRIC_CELLS = 1 << 26
 #: Bound on (block rows x instances) of :func:`_shared_binary_scores`.
 _SHARED_BLOCK_CELLS = _MAX_CELLS
 
@@ -500,16 +500,13 @@ def _group_pair_sums(Xs, Xb, pl, pj, pg, pw, n_groups, max_cells, unit=None):
         pl, pj, pg, pw = pl[~bits], pj[~bits], pg[~bits], pw[~bits]
         if not pl.size:
             return out
-    cells = []
+    options = []
     for side, other, size, M, Mo in ((pl, pj, b, Xb, Xs), (pj, pl, n, Xs, Xb)):
-        key = pg.astype(np.int64) * size + side
-        seen = np.zeros(n_groups * size, dtype=bool)
-        seen[key] = True
-        cells.append((int(np.count_nonzero(seen)), seen, key, other, size, M, Mo))
-    _, seen, key, other, size, M, Mo = min(cells, key=lambda c: c[0])
-    cells = np.flatnonzero(seen)  # the (group, row or neighbour) cells
-    where = np.cumsum(seen) - 1
-    A = sp.csr_matrix((pw, (where[key], other)), shape=(cells.size, Mo.shape[0]))
+        cells, where = _cells(pg.astype(np.int64) * size + side, n_groups * size)
+        options.append((cells.size, cells, where, other, size, M, Mo))
+    # the (group, row) or (group, neighbour) cells, whichever are fewer
+    _, cells, where, other, size, M, Mo = min(options, key=lambda c: c[0])
+    A = sp.csr_matrix((pw, (where, other)), shape=(cells.size, Mo.shape[0]))
     step = max(1, int(max_cells // max(1.0, Mo.nnz / max(Mo.shape[0], 1))))
     cuts = np.unique(np.searchsorted(A.indptr, np.arange(step, A.nnz, step)))
     bounds = [0, *cuts[(cuts > 0) & (cuts < cells.size)], cells.size]
@@ -521,6 +518,18 @@ def _group_pair_sums(Xs, Xb, pl, pj, pg, pw, n_groups, max_cells, unit=None):
             shape=(n_groups, part.size))
         out -= 2.0 * (by_group @ both).toarray()
     return out
+
+
+def _cells(key, size):
+    """The distinct values of ``key`` (in ``[0, size)``), sorted, and each
+    key's position among them: by a mask over ``size`` when that is small,
+    else by sorting."""
+    if size > 16 * key.size + (1 << 16):
+        cells, where = np.unique(key, return_inverse=True)
+        return cells, where.reshape(-1)
+    seen = np.zeros(size, dtype=bool)
+    seen[key] = True
+    return np.flatnonzero(seen), (np.cumsum(seen) - 1)[key]
 
 
 #: (cell, feature) pairs per slice of :func:`_bitset_cross`.
@@ -542,11 +551,7 @@ def _bitset_cross(Xs, Xb, pl, pj, pg, pw, n_groups):
     out = np.zeros(n_groups * p)
     if not pl.size:
         return out.reshape(n_groups, p)
-    key = pg.astype(np.int64) * n + pj
-    seen = np.zeros(n_groups * n, dtype=bool)
-    seen[key] = True
-    cells = np.flatnonzero(seen)
-    where = (np.cumsum(seen) - 1)[key]
+    cells, where = _cells(pg.astype(np.int64) * n + pj, n_groups * n)
     weight = np.zeros(cells.size)
     weight[where] = pw
     words = (b + 63) // 64
