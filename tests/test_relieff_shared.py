@@ -57,17 +57,21 @@ def _tied_problem(seed, n=160, p=12):
     return X, Y, lp
 
 
+@pytest.mark.parametrize("narrow", [False, True])
 @pytest.mark.parametrize("block_rows", [None, 7])
 @pytest.mark.parametrize("k, n_samples", [(1, None), (5, None), (10, None),
                                           (3, 37)])
 def test_shared_path_equals_pairwise_path_with_ties(k, n_samples, block_rows,
-                                                    monkeypatch):
+                                                    narrow, monkeypatch):
     """Every row sampled (distances reused across blocks) or some; one block
-    or blocks of 7 rows; dense and sparse input; BR labels, the LP class and
-    both together."""
+    or blocks of 7 rows; a prefix of k + 1 columns (the larger class's next
+    members mostly from the distances) or 32; dense and sparse input; BR
+    labels, the LP class and both together."""
     X, Y, lp = _tied_problem(k)
     if block_rows:
         monkeypatch.setattr(_relief, "_SHARED_BLOCK_CELLS", block_rows * len(X))
+    if narrow:
+        monkeypatch.setattr(_relief, "_SHARED_WIDTH", 1)
     for classes in (Y, lp, np.column_stack([Y, lp])):
         kw = {"n_neighbors": k, "n_samples": n_samples, "random_state": 2}
         old = relieff_scores(X, classes, shared_path=False, **kw)

@@ -703,20 +703,22 @@ def _two_class_block(Xs, Xb, D, top, rows, codes2, big2, base2, two, k, acc,
     r, pos, t2 = np.nonzero(in_top)
     pairs.append((r, topk[r, pos], g_big[r, t2], np.full(r.size, -1.0)))
     n_small = in_top.sum(axis=1)  # (b, T2)
-    counts_big = np.array([q[5][q[2]] for q in two])
-    kk_big = np.minimum(counts_big[None, :] - (own == big2[None, :]), k)
-    got, lacking = two_class_neighbours(top, codes2, big2, kk_big, k,
-                                        width=top.shape[1])
-    for t2 in np.flatnonzero(lacking.any(axis=0)):
-        lr = np.flatnonzero(lacking[:, t2])
-        got[lr, t2] = members_by_distance(D[lr], two[t2][3], k)
-    # ... and the next members of the larger class into it
+    # ... and as many next members of the larger class: from the order's
+    # prefix past the k nearest, or from the distances where it lacks them
     r, t2 = np.nonzero(n_small)
-    q = np.repeat(np.arange(r.size), n_small[r, t2])
-    rank = np.arange(q.size) - (np.cumsum(n_small[r, t2]) - n_small[r, t2])[q]
-    rr, tt = r[q], t2[q]
-    pairs.append((rr, got[rr, tt, k - n_small[rr, tt] + rank], g_big[rr, tt],
-                  np.ones(rr.size)))
+    need = n_small[r, t2]
+    tail = top[r, k:]
+    is_big = codes2[tail, t2[:, None]] == big2[t2][:, None]
+    rank = np.cumsum(is_big, axis=1, dtype=np.int32) - 1
+    found = is_big.sum(axis=1)
+    c, col = np.nonzero(is_big & (rank < need[:, None]) & (found >= need)[:, None])
+    pairs.append((r[c], tail[c, col], g_big[r[c], t2[c]], np.ones(c.size)))
+    short = found < need
+    for t in np.unique(t2[short]):
+        cell = np.flatnonzero(short & (t2 == t))
+        nn = members_by_distance(D[r[cell]], two[t][3], k)  # (cells, k)
+        q, j = np.nonzero(np.arange(k)[None, :] >= k - need[cell][:, None])
+        pairs.append((r[cell[q]], nn[q, j], g_big[r[cell[q]], t], np.ones(q.size)))
     # the smaller class: its nearest members, from the distances to them
     for t2, (_, _, big, _, small_members, counts) in enumerate(two):
         kk = np.minimum(counts[1 - big] - (own[:, t2] != big), k)
