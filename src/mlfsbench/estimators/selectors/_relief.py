@@ -529,7 +529,8 @@ def _cells(key, size):
         return cells, where.reshape(-1)
     seen = np.zeros(size, dtype=bool)
     seen[key] = True
-    return np.flatnonzero(seen), (np.cumsum(seen) - 1)[key]
+    dtype = np.int32 if size < 2**31 else np.int64
+    return np.flatnonzero(seen), (np.cumsum(seen, dtype=dtype) - 1)[key]
 
 
 #: (cell, feature) pairs per slice of :func:`_bitset_cross`.
