@@ -98,17 +98,18 @@ larger class; the first part is one ``(2 labels x rows) @ (rows x
 features)`` product of 0/1 indicators with each row's summed diffs to its
 ``k`` nearest, shared by every label, so only the corrections and the
 smaller class's ``k`` nearest (from the distances to its members) remain
-pairs, summed per (group, neighbour) cell. A many-class target (the LP
-class) takes every member of a class of at most ``k`` members as a miss of
-every other row, a closed form per feature; its larger classes' ``k``
-nearest are pairs. With every row sampled each block reuses the earlier
-blocks' distances to it (16-bit keys), and sparse 0/1 input is not copied
-densely. The scores agree with the pairwise path (``shared_path=False``) to
-1e-12 of the largest (another order of the float operations; identical
-columns score the same) and the rankings are equal up to ties within that:
-on a bibtex fold, every row sampled, one BLAS thread, RF-BR 2.1x and RF-LP
-3.6x (scores within 4e-15 and 2e-13 of the largest; LP ranking equal, BR's
-differs at exact ties only, ``bench/bench_relieff.py``'s shared part).
+pairs. Their cross term ``sum x_i x_j`` is counted per (group, neighbour)
+cell as popcounts of bit sets (the cell's rows of the block, each feature's
+rows), not by a sparse product per pair (:func:`_bitset_cross`). A
+many-class target (the LP class) takes every member of a class of at most
+``k`` members as a miss of every other row, a closed form per feature; its
+larger classes' ``k`` nearest are weighted pairs. With every row sampled
+each block reuses the earlier blocks' distances to it (16-bit keys), and
+sparse 0/1 input is not copied densely. The scores agree with the pairwise
+path (``shared_path=False``) to 1e-12 of the largest (another order of the
+float operations; identical columns score the same) and the rankings are
+equal up to ties within that; the measured ratios are in
+``bench/bench_relieff.py``'s shared part and docs/cluster.md.
 """
 
 from __future__ import annotations
@@ -284,8 +285,9 @@ def relieff_scores(X, classes, *, n_neighbors=10, n_samples=None,
     shared_path : bool, default=True
         On 0/1 features, integer sums per weight group and the larger
         class's neighbours shared by all labels (:func:`_shared_binary_scores`;
-        the other flags then choose nothing); ``False``: the pairwise path of
-        before 2026-11-26. The scores agree to 1e-12 of the largest (tested).
+        the other flags then choose nothing); ``False``: the pairwise path it
+        replaced (2026-11-25). The scores agree to 1e-12 of the largest and the
+        rankings up to ties within that (tested).
     max_sparse_cells : int, default=MAX_SPARSE_CELLS
         Bound on (targets x block rows x features) of the binary path's
         sparse products (smaller: smaller blocks).
