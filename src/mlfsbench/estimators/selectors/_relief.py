@@ -493,8 +493,17 @@ def _group_pair_sums(Xs, Xb, pl, pj, pg, pw, n_groups, max_cells, unit=None):
     """
     n, p = Xs.shape
     b = Xb.shape[0]
-    out = (sp.csr_matrix((pw, (pg, pl)), shape=(n_groups, b)) @ Xb).toarray()
-    out += (sp.csr_matrix((pw, (pg, pj)), shape=(n_groups, n)) @ Xs).toarray()
+    # sum pw x_i: the weights per (group, row) summed, times the rows
+    by_row = np.bincount(pg.astype(np.int64) * b + pl, weights=pw,
+                         minlength=n_groups * b).reshape(n_groups, b)
+    out = np.asarray(Xb.T @ by_row.T).T
+    # sum pw x_j: per distinct (group, neighbour), in order (CSR as it is)
+    cells, where = _cells(pg.astype(np.int64) * n + pj, n_groups * n)
+    by_neighbour = sp.csr_matrix(
+        (np.bincount(where, weights=pw, minlength=cells.size), cells % n,
+         np.searchsorted(cells, np.arange(n_groups + 1) * n)),
+        shape=(n_groups, n))
+    out += (by_neighbour @ Xs).toarray()
     if unit is not None:
         bits = unit[pg]
         out -= 2.0 * _bitset_cross(Xs, Xb, pl[bits], pj[bits], pg[bits],
