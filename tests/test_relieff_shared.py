@@ -139,3 +139,20 @@ def test_cells_by_mask_and_by_sort_agree():
     for got in (small, large):
         np.testing.assert_array_equal(got[0], np.unique(key))
         np.testing.assert_array_equal(got[0][got[1]], key)
+
+
+@pytest.mark.parametrize("n", [2, 5, 11])
+def test_shared_path_on_fewer_instances_than_neighbours(n):
+    """Every class smaller than k (a constant label's hits are all the other
+    rows; a two-class label's both classes in closed form)."""
+    rng = np.random.default_rng(n)
+    X = (rng.random((n, 6)) < 0.4).astype(float)
+    X[0, 0] = 1.0
+    Y = np.column_stack([np.zeros(n, int), np.arange(n) % 2,
+                         rng.integers(0, 2, n)])
+    lp, _ = labelset_codes(Y)
+    for classes in (Y, lp, Y[:, 0]):
+        old = relieff_scores(X, classes, n_neighbors=10, shared_path=False)
+        new = relieff_scores(sp.csr_matrix(X), classes, n_neighbors=10)
+        assert_same_scores(new, old)
+        assert np.abs(old).max() > 0

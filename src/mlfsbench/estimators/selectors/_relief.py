@@ -636,14 +636,14 @@ def _shared_binary_scores(Xs, codes, sample, k, m, max_cells):
         few = counts <= k  # every member is a neighbour of the other classes
         plan = {"t": t, "g": n_groups, "cls": cls, "counts": counts,
                 "prior": prior, "members": members, "few": few}
-        if few.any() and counts.size > 1:
+        if few.any():
             beta = np.where(few, prior / (m * np.maximum(counts, 1)), 0.0)
-            v = beta[cls]
-            plan["U"] = np.asarray(v @ Xs).ravel()
-            plan["V"] = float(v.sum())
+            if counts.size > 1:  # misses in the small classes: closed form
+                v = beta[cls]
+                plan["U"] = np.asarray(v @ Xs).ravel()
+                plan["V"] = float(v.sum())
             pad = np.full((counts.size, k), -1, dtype=np.intp)
-            small = np.flatnonzero(few)
-            for c in small:
+            for c in np.flatnonzero(few):
                 pad[c, : counts[c]] = members[c]
             plan["pad"], plan["beta"] = pad, beta
         rest.append(plan)
@@ -753,19 +753,21 @@ def _other_block(Xs, Xb, D, top, rows, plan, k, m, acc, pairs):
             members_by_distance(D, members, k))
         r = np.repeat(np.arange(rows.size), k)
         pairs.append((r, nn.ravel(), np.full(r.size, g), w[r]))
-    if "U" not in plan:
+    if "pad" not in plan:
         return
-    # misses in the classes of at most k members: all of them
-    with np.errstate(divide="ignore"):
-        alpha = 1.0 / (1.0 - prior[own])
-    U, V = plan["U"], plan["V"]
-    acc[g] += (Xb.T @ alpha) * (V - 2.0 * U) + alpha.sum() * U
-    # ... but not the row's own class: out, and its hits in
+    # the hits of a row of a class of at most k members: all the others
     mine = plan["pad"][own]  # (b, k)
     r, j = np.nonzero((mine >= 0) & (mine != rows[:, None]))
-    jj = mine[r, j]
-    hit = _class_weight(prior, counts, own[r], own[r], k, m)
-    pairs.append((r, jj, np.full(r.size, g), hit - alpha[r] * plan["beta"][own[r]]))
+    w = _class_weight(prior, counts, own[r], own[r], k, m)
+    if "U" in plan:
+        # misses in the classes of at most k members: all of them, less
+        # the row's own class (counted in the closed form)
+        with np.errstate(divide="ignore"):
+            alpha = 1.0 / (1.0 - prior[own])
+        U, V = plan["U"], plan["V"]
+        acc[g] += (Xb.T @ alpha) * (V - 2.0 * U) + alpha.sum() * U
+        w = w - alpha[r] * plan["beta"][own[r]]
+    pairs.append((r, mine[r, j], np.full(r.size, g), w))
 
 
 def rrelieff_scores(X, targets, *, n_neighbors=10, sigma=None, n_samples=None,
