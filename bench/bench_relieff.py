@@ -23,6 +23,16 @@ label) of a block handled at once against one target at a time (the
 baseline, ``relieff_scores(..., batch_path=False)``), timed alternately in
 the same run (best of ``--repeats``); bitwise equal scores, ratio old/new.
 
+Fifth part: the shared path (the default on 0/1 features: integer sums per
+weight group, the larger class's neighbours of every BR label from each row's
+nearest instances overall, LP classes of at most k members in closed form)
+against today's pairwise path (``relieff_scores(..., shared_path=False)``),
+RF-BR and RF-LP on bibtex's first 90 % (every row sampled, as a job) and on
+yeast (numeric features: the same path either way), timed alternately in one
+process with one BLAS thread, best of ``--shared-repeats``. The scores must
+agree to 1e-12 of the largest and the rankings be equal up to ties within
+that; prints the ratio today/new.
+
 Usage::
 
     .venv/bin/python bench/bench_relieff.py [--shared PATH] [--repeats N]
@@ -61,7 +71,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_shared_argument(parser, "emotions")
     parser.add_argument("--skip-binary", action="store_true",
-                        help="skip the medical sparse-vs-dense part")
+                        help="skip the medical, rare and batched parts")
     parser.add_argument("--skip-rare", action="store_true",
                         help="skip the bibtex rare-class part")
     parser.add_argument("--rare-samples", type=int, default=600,
@@ -70,6 +80,12 @@ def main(argv=None) -> int:
                         help="skip the bibtex batched-labels part")
     parser.add_argument("--batch-samples", type=int, default=600,
                         help="sampled rows of the bibtex batched-labels part")
+    parser.add_argument("--skip-shared", action="store_true",
+                        help="skip the shared-path part")
+    parser.add_argument("--shared-samples", type=int, default=None,
+                        help="sampled rows of the shared-path part (all)")
+    parser.add_argument("--shared-repeats", type=int, default=2,
+                        help="timed repeats of the shared-path part")
     parser.add_argument("--repeats", type=int, default=3,
                         help="timed repeats of RF-BR (best is kept)")
     args = parser.parse_args(argv)
@@ -89,7 +105,9 @@ def main(argv=None) -> int:
         print("FAIL: the weights differ by more than 1e-10", file=sys.stderr)
         return 1
     print(f"speedup rf-br vs skrebate-ReliefF-per-label: {t_base / t_ours:.1f}x")
-    return 0 if args.skip_binary else binary_part(args)
+    if args.skip_binary:
+        return shared_part(args) if not args.skip_shared else 0
+    return binary_part(args)
 
 
 def binary_part(args) -> int:
@@ -113,7 +131,8 @@ def binary_part(args) -> int:
             status = 1
         print(f"speedup {name} sparse-path vs dense-path: {t_dense / t_fast:.1f}x")
     status = status if args.skip_rare else status | rare_part(args)
-    return status if args.skip_batch else status | batch_part(args)
+    status = status if args.skip_batch else status | batch_part(args)
+    return status if args.skip_shared else status | shared_part(args)
 
 
 def rare_part(args) -> int:
@@ -179,6 +198,54 @@ def batch_part(args) -> int:
             status = 1
         print(f"speedup {name} batched vs per-label: "
               f"{best[False] / best[True]:.2f}x")
+    return status
+
+
+def shared_part(args) -> int:
+    """The shared path against today's pairwise path: bibtex, yeast."""
+    from threadpoolctl import threadpool_limits
+
+    from mlfsbench.estimators.selectors._base import rank_scores
+
+    status = 0
+    kw = {"n_samples": args.shared_samples, "random_state": 0}
+    with threadpool_limits(limits=1):
+        for data in ("bibtex", "yeast"):
+            ds = load_shared(args.shared, data)
+            n = int(0.9 * ds.X.shape[0])
+            X, Y = ds.X[:n], ds.Y[:n]
+            print(f"{data}: {n} samples x {X.shape[1]} features, {Y.shape[1]} "
+                  f"labels, {args.shared_samples or 'all'} sampled")
+            for name, classes in (("rf-br", BinaryRelevance().fit_transform(Y)),
+                                  ("rf-lp", LabelPowerset().fit_transform(Y))):
+                best = {True: float("inf"), False: float("inf")}
+                out = {}
+                for _ in range(args.shared_repeats):
+                    for shared in (False, True):
+                        t, out[shared] = best_time(
+                            lambda x=X, c=classes, s=shared: relieff_scores(
+                                x, c, shared_path=s, **kw), 1)
+                        best[shared] = min(best[shared], t)
+                new, old = out[True], out[False]
+                top = np.abs(old).max()
+                rel = float(np.abs(new - old).max() / top) if top else 0.0
+                s_new, s_old = new.mean(axis=1), old.mean(axis=1)
+                r_new, r_old = rank_scores(s_new), rank_scores(s_old)
+                tol = 1e-12 * np.abs(s_old).max()
+                ties_only = bool((np.diff(s_old[r_new]) <= tol).all()
+                                 and (np.diff(s_new[r_old]) <= tol).all())
+                moved = int((r_new != r_old).sum())
+                print(f"{name}: shared {best[True]:.3f} s, pairwise "
+                      f"{best[False]:.3f} s, max |difference| / max |score| "
+                      f"{rel:.1e}, bitwise equal: {np.array_equal(new, old)}, "
+                      f"ranking equal: {moved == 0} ({moved} positions differ, "
+                      f"ties within 1e-12 only: {ties_only})")
+                if rel > 1e-12 or not ties_only:
+                    print(f"FAIL: {data} {name} shared path changed the scores",
+                          file=sys.stderr)
+                    status = 1
+                print(f"speedup {data} {name} shared vs pairwise: "
+                      f"{best[False] / best[True]:.2f}x")
     return status
 
 

@@ -680,11 +680,12 @@ def test_relieff_shortcuts_equal_sorting_the_whole_order(binary, prefix, mask,
     X = (rng.random((120, 9)) < 0.3).astype(float) if binary else rng.random((120, 9))
     Y = (rng.random((120, 5)) < [0.5, 0.2, 0.05, 0.9, 0.0]).astype(int)
     lp = Y @ (1 << np.arange(5))
-    whole = [relieff_scores(X, classes, n_neighbors=5, prefix=0, mask_path=False)
+    whole = [relieff_scores(X, classes, n_neighbors=5, prefix=0, mask_path=False,
+                            shared_path=False)
              for classes in (Y, lp)]
     for expected, classes in zip(whole, (Y, lp), strict=True):
         got = relieff_scores(X, classes, n_neighbors=5, prefix=prefix,
-                             mask_path=mask, gather_path=gather)
+                             mask_path=mask, gather_path=gather, shared_path=False)
         np.testing.assert_array_equal(got, expected)
 
 
@@ -704,7 +705,8 @@ def test_relieff_batched_two_class_targets_equal_one_at_a_time(binary, k,
     Y[:, 0] = np.arange(n) % 2  # 80 and 80
     lp = Y @ (1 << np.arange(6))
     for classes in (Y, np.column_stack([Y, lp])):
-        kw = {"n_neighbors": k, "n_samples": n_samples, "random_state": 1}
+        kw = {"n_neighbors": k, "n_samples": n_samples, "random_state": 1,
+              "shared_path": False}
         new = relieff_scores(X, classes, **kw)
         old = relieff_scores(X, classes, batch_path=False, **kw)
         assert np.array_equal(new, old)

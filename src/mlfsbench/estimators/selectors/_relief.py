@@ -87,6 +87,29 @@ RF-BR: the scores' sparse products about 40 %, the per-label search of the
 smaller class and the pair arrays about 25 %, the dense copy of the features
 (``prepare_features``, once per fit) and the distances.
 ``bench/bench_relieff.py`` compares the binary and dense paths on medical.
+
+The shared path (``shared_path``, the default on 0/1 features,
+:func:`_shared_binary_scores`): a weight of a two-class target depends only
+on the row's class and the neighbour's, so each label's score is four
+weights times four integer sums of ``|x_i - x_j|``, exact in any order. A
+row's ``k`` nearest of the larger class are its ``k`` nearest overall, less
+the smaller class's members among them, plus as many next members of the
+larger class; the first part is one ``(2 labels x rows) @ (rows x
+features)`` product of 0/1 indicators with each row's summed diffs to its
+``k`` nearest, shared by every label, so only the corrections and the
+smaller class's ``k`` nearest (from the distances to its members) remain
+pairs. Their cross term ``sum x_i x_j`` is counted per (group, neighbour)
+cell as popcounts of bit sets (the cell's rows of the block, each feature's
+rows), not by a sparse product per pair (:func:`_bitset_cross`). A
+many-class target (the LP class) takes every member of a class of at most
+``k`` members as a miss of every other row, a closed form per feature; its
+larger classes' ``k`` nearest are weighted pairs. With every row sampled
+each block reuses the earlier blocks' distances to it (16-bit keys), and
+sparse 0/1 input is not copied densely. The scores agree with the pairwise
+path (``shared_path=False``) to 1e-12 of the largest (another order of the
+float operations; identical columns score the same) and the rankings are
+equal up to ties within that; the measured ratios are in
+``bench/bench_relieff.py``'s shared part and docs/cluster.md.
 """
 
 from __future__ import annotations
@@ -152,6 +175,28 @@ def _check_k(n_neighbors) -> int:
     return int(n_neighbors)
 
 
+def sparse_binary_csr(X):
+    """:func:`binary_csr` of :func:`prepare_features` straight from sparse ``X``.
+
+    When every column's minimum is 0 and its stored nonzero values all equal
+    its maximum, the scaled features are the 0/1 pattern of the nonzeros
+    (the same CSR, without the dense copy); ``None`` otherwise (dense or
+    other input: the caller scales it densely).
+    """
+    if not sp.issparse(X) or X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
+        return None
+    X = sp.csr_matrix(X, dtype=float)
+    if not np.isfinite(X.data).all():
+        return None
+    X.eliminate_zeros()
+    hi = np.asarray(X.max(axis=0).todense()).ravel()
+    lo = np.asarray(X.min(axis=0).todense()).ravel()
+    if (lo != 0).any() or (X.data != hi[X.indices]).any():
+        return None
+    X.sort_indices()
+    return sp.csr_matrix((np.ones(X.nnz), X.indices, X.indptr), shape=X.shape)
+
+
 def binary_csr(Xn):
     """CSR copy of scaled features when every value is 0 or 1, else ``None``."""
     if Xn.size == 0 or not binary_columns(Xn).all():
@@ -198,6 +243,7 @@ def _binary_pair_scores(Xs, rows, pi, pj, pt, pw, n_t) -> np.ndarray:
 def relieff_scores(X, classes, *, n_neighbors=10, n_samples=None,
                    random_state=None, binary_path=True, prefix=RELIEFF_PREFIX,
                    mask_path=True, gather_path=True, batch_path=True,
+                   shared_path=True,
                    max_sparse_cells=MAX_SPARSE_CELLS) -> np.ndarray:
     """ReliefF weight of every feature for each class vector (Fig. 3).
 
@@ -236,6 +282,12 @@ def relieff_scores(X, classes, *, n_neighbors=10, n_samples=None,
         keys (:func:`~mlfsbench.estimators.neighbours.small_int_keys`, radix
         sorts); ``False``: the code before 2026-11-25. The same scores bit
         for bit (tested).
+    shared_path : bool, default=True
+        On 0/1 features, integer sums per weight group and the larger
+        class's neighbours shared by all labels (:func:`_shared_binary_scores`;
+        the other flags then choose nothing); ``False``: the pairwise path it
+        replaced (2026-11-25). The scores agree to 1e-12 of the largest and the
+        rankings up to ties within that (tested).
     max_sparse_cells : int, default=MAX_SPARSE_CELLS
         Bound on (targets x block rows x features) of the binary path's
         sparse products (smaller: smaller blocks).
@@ -247,8 +299,10 @@ def relieff_scores(X, classes, *, n_neighbors=10, n_samples=None,
     [0.8, -1.0]
     """
     k = _check_k(n_neighbors)
-    Xn = prepare_features(X)
-    n = Xn.shape[0]
+    # sparse 0/1 input: straight to the CSR of the binary path
+    Xs = sparse_binary_csr(X) if shared_path and binary_path else None
+    Xn = prepare_features(X) if Xs is None else None
+    n, p = (Xn if Xs is None else Xs).shape
     C = np.asarray(classes)
     if C.ndim == 1:
         C = C.reshape(-1, 1)
@@ -261,13 +315,14 @@ def relieff_scores(X, classes, *, n_neighbors=10, n_samples=None,
     n_t = len(codes)
     sample = _sample(n, n_samples, random_state)
     m = sample.size
-    scores = np.zeros((n_t, Xn.shape[1]))
+    scores = np.zeros((n_t, p))
     if n < 2 or m == 0:
         return scores.T
     max_classes = max(int(c.max()) + 1 for c in codes)
     # per block: (b, n) sort arrays and (b, n_classes, k) neighbour arrays
     block = max(1, min(_MAX_CELLS // n, _MAX_CELLS // (max_classes * k)))
-    Xs = binary_csr(Xn) if binary_path else None
+    if Xs is None:
+        Xs = binary_csr(Xn) if binary_path else None
     # two-class targets (BR labels) handled together (batch_path)
     two = np.array([t for t, c in enumerate(codes) if c.max() == 1]
                    if batch_path and mask_path else [], dtype=np.intp)
@@ -275,6 +330,8 @@ def relieff_scores(X, classes, *, n_neighbors=10, n_samples=None,
         codes2 = np.column_stack([codes[t] for t in two]).astype(np.uint8)
         counts2 = np.column_stack([np.bincount(codes[t], minlength=2)
                                    for t in two]).T  # (T2, 2)
+    if Xs is not None and shared_path:
+        return _shared_binary_scores(Xs, codes, sample, k, m, max_sparse_cells).T
     if Xs is not None:
         block = max(1, min(block, max_sparse_cells // (n_t * Xn.shape[1] or 1)))
     for lo in range(0, m, block):
@@ -391,6 +448,326 @@ def _two_class_pairs(S, D, rows, codes2, counts2, k, m, n, gather):
     cuts = np.cumsum(sel.reshape(n_t2, -1).sum(axis=1))[:-1]
     return zip(np.split(pi, cuts), np.split(pj, cuts), np.split(pw, cuts),
                strict=True)
+
+
+# --------------------------------------------------------------------------
+# The shared path (``shared_path``): integer sums per weight group
+# --------------------------------------------------------------------------
+#: Width of the order prefix searched for the larger class of a two-class
+#: target beyond a row's ``k`` nearest (:func:`_shared_binary_scores`).
+_SHARED_WIDTH = 32
+#: Largest ``n * n`` for which :func:`_shared_binary_scores` keeps every
+#: distance (16-bit keys, 128 MiB at most) to compute each pair once.
+_SYMMETRIC_CELLS = 1 << 26
+#: Bound on (block rows x instances) of :func:`_shared_binary_scores`.
+_SHARED_BLOCK_CELLS = _MAX_CELLS
+
+
+def _class_weight(prior, counts, own, cls, k, m):
+    """The weight of a neighbour of class ``cls`` for a row of class ``own``.
+
+    The expression of :func:`relieff_scores`'s per-target loop, element by
+    element: ``-1`` (hit) or ``P(C) / (1 - P(own))`` (miss), over ``m`` times
+    the neighbours used.
+    """
+    kk = np.minimum(counts[cls] - (cls == own), k)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        miss = prior[cls] / (1.0 - prior[own])
+        return np.where(cls == own, -1.0, miss) / (m * np.maximum(kk, 1))
+
+
+def _group_pair_sums(Xs, Xb, pl, pj, pg, pw, n_groups, max_cells, unit=None):
+    """``sum pw |x_i - x_j|`` over the pairs of each group -> (n_groups, p).
+
+    ``Xb``: the block's rows of ``Xs`` (CSR); ``pl``: each pair's row in the
+    block, ``pj``: its neighbour, ``pg``: its group, ``pw``: its weight. As
+    :func:`_binary_pair_scores`, ``|x_i - x_j| = x_i + x_j - 2 x_i x_j``;
+    the cross term ``sum x_i x_j`` is a sparse product per (group, row)
+    cell, ``x_i * sum_j x_j``, or per (group, neighbour) cell,
+    ``x_j * sum_i x_i``, whichever has fewer cells (the many labels' pairs
+    with the few members of their smaller class: the neighbours), in slices
+    of about ``max_cells`` (pairs x features). With integer weights every
+    sum is an exact integer, whatever its order. The pairs of the groups
+    marked ``unit`` (one weight per (group, neighbour) cell, each row once)
+    take :func:`_bitset_cross` instead.
+    """
+    n, p = Xs.shape
+    b = Xb.shape[0]
+    # sum pw x_i: the weights per (group, row) summed, times the rows
+    by_row = np.bincount(pg.astype(np.int64) * b + pl, weights=pw,
+                         minlength=n_groups * b).reshape(n_groups, b)
+    out = np.asarray(Xb.T @ by_row.T).T
+    # sum pw x_j: per distinct (group, neighbour), in order (CSR as it is)
+    cells, where = _cells(pg.astype(np.int64) * n + pj, n_groups * n)
+    by_neighbour = sp.csr_matrix(
+        (np.bincount(where, weights=pw, minlength=cells.size), cells % n,
+         np.searchsorted(cells, np.arange(n_groups + 1) * n)),
+        shape=(n_groups, n))
+    out += (by_neighbour @ Xs).toarray()
+    if unit is not None:
+        bits = unit[pg]
+        out -= 2.0 * _bitset_cross(Xs, Xb, pl[bits], pj[bits], pg[bits],
+                                   pw[bits], n_groups)
+        pl, pj, pg, pw = pl[~bits], pj[~bits], pg[~bits], pw[~bits]
+        if not pl.size:
+            return out
+    options = []
+    for side, other, size, M, Mo in ((pl, pj, b, Xb, Xs), (pj, pl, n, Xs, Xb)):
+        cells, where = _cells(pg.astype(np.int64) * size + side, n_groups * size)
+        options.append((cells.size, cells, where, other, size, M, Mo))
+    # the (group, row) or (group, neighbour) cells, whichever are fewer
+    _, cells, where, other, size, M, Mo = min(options, key=lambda c: c[0])
+    A = sp.csr_matrix((pw, (where, other)), shape=(cells.size, Mo.shape[0]))
+    step = max(1, int(max_cells // max(1.0, Mo.nnz / max(Mo.shape[0], 1))))
+    cuts = np.unique(np.searchsorted(A.indptr, np.arange(step, A.nnz, step)))
+    bounds = [0, *cuts[(cuts > 0) & (cuts < cells.size)], cells.size]
+    for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
+        part = cells[lo:hi]
+        both = (A[lo:hi] @ Mo).multiply(M[part % size])
+        by_group = sp.csr_matrix(
+            (np.ones(part.size), (part // size, np.arange(part.size))),
+            shape=(n_groups, part.size))
+        out -= 2.0 * (by_group @ both).toarray()
+    return out
+
+
+def _cells(key, size):
+    """The distinct values of ``key`` (in ``[0, size)``), sorted, and each
+    key's position among them: by a mask over ``size`` when that is small,
+    else by sorting."""
+    if size > 16 * key.size + (1 << 16):
+        cells, where = np.unique(key, return_inverse=True)
+        return cells, where.reshape(-1)
+    seen = np.zeros(size, dtype=bool)
+    seen[key] = True
+    dtype = np.int32 if size < 2**31 else np.int64
+    return np.flatnonzero(seen), (np.cumsum(seen, dtype=dtype) - 1)[key]
+
+
+#: (cell, feature) pairs per slice of :func:`_bitset_cross`.
+_BITSET_SLICE = 1 << 18
+
+
+def _bitset_cross(Xs, Xb, pl, pj, pg, pw, n_groups):
+    """``sum pw x_i x_j`` per group, for pairs of one weight per (group, j) cell.
+
+    Each (group, neighbour ``j``) cell's rows ``i`` as a bit set over the
+    block, and each feature's block rows as another: the cell's count at a
+    feature ``f`` of ``x_j`` is the popcount of their intersection, so the
+    work is (cells x features of ``x_j`` x words of the block) word
+    operations instead of a sparse product over every row of every pair.
+    Exact integers (times the cell's weight).
+    """
+    n, p = Xs.shape
+    b = Xb.shape[0]
+    out = np.zeros(n_groups * p)
+    if not pl.size:
+        return out.reshape(n_groups, p)
+    cells, where = _cells(pg.astype(np.int64) * n + pj, n_groups * n)
+    weight = np.zeros(cells.size)
+    weight[where] = pw
+    words = (b + 63) // 64
+
+    def bitsets(mask):
+        packed = np.packbits(mask, axis=1, bitorder="little")
+        full = np.zeros((mask.shape[0], words * 8), dtype=np.uint8)
+        full[:, : packed.shape[1]] = packed
+        return full.view(np.uint64)
+
+    member = np.zeros((cells.size, b), dtype=bool)
+    member[where, pl] = True
+    rows_of = bitsets(member)
+    feat = bitsets(Xb.T.toarray() != 0)  # (p, words)
+    j = cells % n
+    length = np.diff(Xs.indptr)[j]
+    total = int(length.sum())
+    cell = np.repeat(np.arange(cells.size), length)
+    f = Xs.indices[np.arange(total) - np.repeat(np.cumsum(length) - length, length)
+                   + np.repeat(Xs.indptr[j], length)]
+    group = cells // n
+    for lo in range(0, total, _BITSET_SLICE):
+        c, g = cell[lo: lo + _BITSET_SLICE], f[lo: lo + _BITSET_SLICE]
+        counts = np.bitwise_count(rows_of[c] & feat[g]).sum(axis=1)
+        out += np.bincount(group[c] * p + g, weights=weight[c] * counts,
+                           minlength=n_groups * p)
+    return out.reshape(n_groups, p)
+
+
+def _shared_binary_scores(Xs, codes, sample, k, m, max_cells):
+    """:func:`relieff_scores` on 0/1 features by weight groups (``shared_path``).
+
+    Every weight of a two-class target (a BR label) is one of four, set by
+    the row's class and the neighbour's (``kk`` depends on nothing else), so
+    the score is four weights times four integer sums of ``|x_i - x_j|``
+    over the pairs of each kind, exact in any order. The larger class's
+    ``k`` nearest of a row are its ``k`` nearest overall, less the members
+    of the smaller class among them, plus as many next members of the larger
+    class: the first part is shared by all labels, one
+    ``(labels x rows) @ (rows x features)`` product of 0/1 indicators with
+    the rows' summed diffs to their ``k`` nearest; only the corrections and
+    the smaller class's neighbours (from the distances to its members) are
+    pairs. Other targets (the LP class): every member of a class with at
+    most ``k`` members is a neighbour of every row of another class, a
+    closed form per feature (``sum_j v_j |x_i - x_j| = x_i (V - 2 U) + U``
+    with ``U = sum_j v_j x_j``); the larger classes' ``k`` nearest are pairs
+    with their weights. The same scores as the per-pair sums up to the
+    order of the float operations (tested to 1e-12); identical feature
+    columns get identical scores.
+    """
+    n, p = Xs.shape
+    n_t = len(codes)
+    two, rest, coef = [], [], []  # coef: (target, group, weight)
+    n_groups = 0
+    for t, cls in enumerate(codes):
+        counts = np.bincount(cls)
+        prior = counts / n
+        big = int(np.argmax(counts))
+        if counts.size == 2 and counts[big] > k:
+            for own in (0, 1):
+                for c in (0, 1):
+                    w = _class_weight(prior, counts, np.intp(own), np.intp(c), k, m)
+                    coef.append((t, n_groups + 2 * own + c, float(w)))
+            two.append((t, n_groups, big, np.flatnonzero(cls == big),
+                        np.flatnonzero(cls != big), counts))
+            n_groups += 4
+            continue
+        order = np.argsort(cls, kind="stable")
+        members = np.split(order, np.cumsum(counts)[:-1])
+        few = counts <= k  # every member is a neighbour of the other classes
+        plan = {"t": t, "g": n_groups, "cls": cls, "counts": counts,
+                "prior": prior, "members": members, "few": few}
+        if few.any():
+            beta = np.where(few, prior / (m * np.maximum(counts, 1)), 0.0)
+            if counts.size > 1:  # misses in the small classes: closed form
+                v = beta[cls]
+                plan["U"] = np.asarray(v @ Xs).ravel()
+                plan["V"] = float(v.sum())
+            pad = np.full((counts.size, k), -1, dtype=np.intp)
+            for c in np.flatnonzero(few):
+                pad[c, : counts[c]] = members[c]
+            plan["pad"], plan["beta"] = pad, beta
+        rest.append(plan)
+        coef.append((t, n_groups, 1.0))
+        n_groups += 1
+    acc = np.zeros((n_groups, p))
+    unit = np.zeros(n_groups, dtype=bool)  # the two-class targets' groups
+    for q in two:
+        unit[q[1]: q[1] + 4] = True
+    if two:
+        codes2 = np.column_stack([codes[q[0]] for q in two]).astype(np.uint8)
+        big2 = np.array([q[2] for q in two], dtype=np.uint8)
+        base2 = np.array([q[1] for q in two], dtype=np.intp)
+    width = min(n, max(_SHARED_WIDTH, k + 1))
+    block = max(1, min(m, _SHARED_BLOCK_CELLS // max(n, 1)))
+    # every row sampled, in order: each block's distances to the earlier
+    # rows are the earlier blocks' to it (half the products), kept as 16-bit
+    # keys (exact: at most p < 2**15)
+    keep = m == n and p < np.iinfo(np.int16).max and n * n <= _SYMMETRIC_CELLS
+    Dall = np.empty((n, n), dtype=np.int16) if keep else None
+    for lo in range(0, m, block):
+        rows = sample[lo: lo + block]
+        Xb = Xs[rows]
+        if keep:
+            D = Dall[lo: lo + rows.size]
+            D[:, :lo] = Dall[:lo, lo: lo + rows.size].T
+            D[:, lo:] = small_int_keys(manhattan_distances(
+                None, rows - lo, Xs[lo:]))
+        else:
+            D = small_int_keys(manhattan_distances(None, rows, Xs))
+        top = smallest_k(D, width)
+        pairs = []  # (row in block, neighbour, group, weight)
+        if two:
+            _two_class_block(Xs, Xb, D, top, rows, codes2, big2, base2, two,
+                             k, acc, pairs)
+        for plan in rest:
+            _other_block(Xs, Xb, D, top, rows, plan, k, m, acc, pairs)
+        if pairs:
+            pl, pj, pg, pw = (np.concatenate(z) for z in zip(*pairs, strict=True))
+            acc += _group_pair_sums(Xs, Xb, pl, pj, pg, pw, n_groups, max_cells,
+                                    unit)
+    scores = np.zeros((n_t, p))
+    for t, g, w in coef:  # in group order: the same operations per column
+        scores[t] += w * acc[g]
+    return scores
+
+
+def _two_class_block(Xs, Xb, D, top, rows, codes2, big2, base2, two, k, acc,
+                     pairs):
+    """One block of :func:`_shared_binary_scores`'s two-class targets."""
+    b = rows.size
+    n_t2 = codes2.shape[1]
+    own = codes2[rows].astype(np.intp)  # (b, T2)
+    topk = top[:, :k]
+    # each row's summed diffs to its k nearest (exact small integers)
+    near = sp.csr_matrix((np.ones(b * k), topk.ravel(), np.arange(0, b * k + 1, k)),
+                         shape=(b, Xs.shape[0])) @ Xs
+    xb = Xb.toarray()
+    near = near.toarray()
+    G = k * xb + near - 2.0 * xb * near
+    ind = np.concatenate([(own == 0).T, (own == 1).T]).astype(float)  # (2 T2, b)
+    shared = ind @ G
+    acc[base2 + big2] += shared[:n_t2]  # own 0, class big
+    acc[base2 + 2 + big2] += shared[n_t2:]
+    g_big = base2[None, :] + 2 * own + big2[None, :]  # (b, T2)
+    g_small = g_big + 1 - 2 * big2[None, :].astype(np.intp)
+    # the smaller class among the k nearest: out of the larger's sum
+    in_top = codes2[topk] != big2  # (b, k, T2)
+    r, pos, t2 = np.nonzero(in_top)
+    pairs.append((r, topk[r, pos], g_big[r, t2], np.full(r.size, -1.0)))
+    n_small = in_top.sum(axis=1)  # (b, T2)
+    # ... and as many next members of the larger class: from the order's
+    # prefix past the k nearest, or from the distances where it lacks them
+    r, t2 = np.nonzero(n_small)
+    need = n_small[r, t2]
+    tail = top[r, k:]
+    is_big = codes2[tail, t2[:, None]] == big2[t2][:, None]
+    rank = np.cumsum(is_big, axis=1, dtype=np.int32) - 1
+    found = is_big.sum(axis=1)
+    c, col = np.nonzero(is_big & (rank < need[:, None]) & (found >= need)[:, None])
+    pairs.append((r[c], tail[c, col], g_big[r[c], t2[c]], np.ones(c.size)))
+    short = found < need
+    for t in np.unique(t2[short]):
+        cell = np.flatnonzero(short & (t2 == t))
+        nn = members_by_distance(D[r[cell]], two[t][3], k)  # (cells, k)
+        q, j = np.nonzero(np.arange(k)[None, :] >= k - need[cell][:, None])
+        pairs.append((r[cell[q]], nn[q, j], g_big[r[cell[q]], t], np.ones(q.size)))
+    # the smaller class: its nearest members, from the distances to them
+    for t2, (_, _, big, _, small_members, counts) in enumerate(two):
+        kk = np.minimum(counts[1 - big] - (own[:, t2] != big), k)
+        if not small_members.size:
+            continue
+        nn = members_by_distance(D, small_members, k)
+        r, j = np.nonzero(np.arange(nn.shape[1])[None, :] < kk[:, None])
+        pairs.append((r, nn[r, j], g_small[r, t2], np.ones(r.size)))
+
+
+def _other_block(Xs, Xb, D, top, rows, plan, k, m, acc, pairs):
+    """One block of :func:`_shared_binary_scores` for a many-class target."""
+    cls, counts, prior, g = plan["cls"], plan["counts"], plan["prior"], plan["g"]
+    own = cls[rows]
+    n = Xs.shape[0]
+    for c in np.flatnonzero(~plan["few"]):
+        w = _class_weight(prior, counts, own, np.intp(c), k, m)
+        members = plan["members"][c]
+        nn = top[:, :k] if members.size == n and top.shape[1] >= k else (
+            members_by_distance(D, members, k))
+        r = np.repeat(np.arange(rows.size), k)
+        pairs.append((r, nn.ravel(), np.full(r.size, g), w[r]))
+    if "pad" not in plan:
+        return
+    # the hits of a row of a class of at most k members: all the others
+    mine = plan["pad"][own]  # (b, k)
+    r, j = np.nonzero((mine >= 0) & (mine != rows[:, None]))
+    w = _class_weight(prior, counts, own[r], own[r], k, m)
+    if "U" in plan:
+        # misses in the classes of at most k members: all of them, less
+        # the row's own class (counted in the closed form)
+        with np.errstate(divide="ignore"):
+            alpha = 1.0 / (1.0 - prior[own])
+        U, V = plan["U"], plan["V"]
+        acc[g] += (Xb.T @ alpha) * (V - 2.0 * U) + alpha.sum() * U
+        w = w - alpha[r] * plan["beta"][own[r]]
+    pairs.append((r, mine[r, j], np.full(r.size, g), w))
 
 
 def rrelieff_scores(X, targets, *, n_neighbors=10, sigma=None, n_samples=None,
