@@ -77,6 +77,23 @@ def test_runstats_cli_and_bad_file(run_dir, capsys):
     assert "broken.tsv: not a Snakemake benchmark file" in capsys.readouterr().err
 
 
+def test_jobs_grouped_by_method(run_dir, capsys):
+    # issue 30: where the time goes, per selector and classifier
+    jobs = read_benchmarks(run_dir)
+    got = {row.path.split("benchmarks/")[1]: (row.method, row.dataset)
+           for row in jobs.itertuples()}
+    methods = ["-", "-", "mim-br", "mim-br", "ami", "mlknn", "-", "-"]
+    datasets = ["emotions"] * 4 + ["yeast", "emotions", "-", "-"]
+    assert got == {rel: (m, d) for (rel, *_), m, d in
+                   zip(JOBS, methods, datasets, strict=True)}
+    assert main(["runstats", "--workdir", str(run_dir), "--by", "method"]) == 0
+    out = capsys.readouterr().out
+    assert "| select | mim-br | 2 | 6.0 | 5.0 | 3.0 | 4.0 | 350 |" in out
+    assert "| classify | mlknn | 1 | 3.0 | 2.0 | 3.0 | 3.0 | 200 |" in out
+    assert main(["runstats", "--workdir", str(run_dir), "--by", "method-dataset"]) == 0
+    assert "| select | ami | yeast | 1 | 10.0 | 9.0 |" in capsys.readouterr().out
+
+
 def _two_experiments(tmp_path: Path) -> Path:
     """A config of two experiments on emotions that share mim-br's jobs;
     only the second runs ppt-mi."""

@@ -339,9 +339,10 @@ def cmd_runstats(args) -> int:
     if jobs.empty:
         raise ValueError(f"{args.workdir}/benchmarks: no benchmark files")
     by = {"rule": ["rule"], "experiment": ["experiment"],
-          "both": ["experiment", "rule"]}[args.by]
+          "both": ["experiment", "rule"], "method": ["rule", "method"],
+          "method-dataset": ["rule", "method", "dataset"]}[args.by]
     grouped = jobs
-    if args.by != "rule":
+    if args.by in ("experiment", "both"):
         configfile = args.configfile or "config/config.yaml"
         if args.configfile or os.path.exists(os.path.join(args.workdir, configfile)):
             users = shared_users(plan_of_config(configfile, args.workdir))
@@ -659,10 +660,13 @@ def build_parser() -> argparse.ArgumentParser:
         "stage, summed from its benchmarks/ files")
     p.add_argument("--workdir", default=".",
                    help="the workflow directory (default: the current one)")
-    p.add_argument("--by", choices=["rule", "experiment", "both"], default="both",
+    p.add_argument("--by", choices=["rule", "experiment", "both", "method",
+                                    "method-dataset"], default="both",
                    help="group the jobs by rule, by experiment or by both "
-                        "(default: %(default)s); a shared job's time is divided "
-                        "equally among the experiments that use it")
+                        "(default: %(default)s; a shared job's time is divided "
+                        "equally among the experiments that use it), or by rule "
+                        "and method (the selector of a select job, the "
+                        "classifier of a classify job), with the dataset too")
     p.add_argument("--configfile", metavar="FILE",
                    help="the run's config, whose plan says which experiments use "
                         "each shared job (default: config/config.yaml if present; "

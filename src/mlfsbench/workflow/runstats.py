@@ -54,6 +54,35 @@ def job_of(relative: str) -> tuple[str, str]:
     return parts[1].removesuffix(".tsv"), parts[0]
 
 
+def method_of(relative: str) -> tuple[str, str]:
+    """(method, dataset) of a shared job's benchmark file: the selector of a
+    select job, the classifier of a classify job, the transformation of a
+    transform job (their ids without the parameters' hash); ``-`` for the
+    others.
+
+    >>> method_of("shared/select/bibtex/kfold-k10-seed0/folds0-9/seed0/"
+    ...           "rf-br-dac449d3.tsv")
+    ('rf-br', 'bibtex')
+    >>> method_of("shared/classify/enron/kfold-k10-seed0/folds0-9/seed0/"
+    ...           "granular-mrmr-2bf81b1e/mlknn-43d785ff/grid-1fdd277c.tsv")
+    ('mlknn', 'enron')
+    >>> method_of("shared/prepare/emotions.tsv"), method_of("tiny/stats/x.tsv")
+    (('-', 'emotions'), ('-', '-'))
+    """
+    import re
+
+    parts = relative.removesuffix(".tsv").split("/")
+    if parts[0] != SHARED or len(parts) < 3:
+        return "-", "-"
+    rule, dataset = parts[1], parts[2]
+    # <rule>/<dataset>/<split>/<batch>/seed<n>/ then the select and
+    # transform jobs' method, the classify jobs' selector/classifier/grid
+    where = {"select": (7, -1), "transform": (7, -1), "classify": (9, -2)}.get(rule)
+    if where is None or len(parts) != where[0]:
+        return "-", dataset
+    return re.sub(r"-[0-9a-f]{8}$", "", parts[where[1]]), dataset
+
+
 def _key_of(relative: str) -> tuple[str, ...] | None:
     """The plan key of a shared job's benchmark file (path under
     ``benchmarks/``), or None for an experiment's own job.
@@ -136,7 +165,8 @@ def plan_of_config(configfile: str | os.PathLike,
 
 
 def read_benchmarks(workdir: str | os.PathLike = ".") -> pd.DataFrame:
-    """One row per job: rule, experiment (``-`` if none), s, cpu_time, max_rss.
+    """One row per job: rule, experiment (``-`` if none), method and dataset
+    (:func:`method_of`), s, cpu_time, max_rss.
 
     A file that cannot be read is an error naming it.
     """
@@ -146,6 +176,7 @@ def read_benchmarks(workdir: str | os.PathLike = ".") -> pd.DataFrame:
     for path in sorted(root.rglob("*.tsv")):
         rel = path.relative_to(workdir).as_posix()
         rule, experiment = job_of(path.relative_to(root).as_posix())
+        method, dataset = method_of(path.relative_to(root).as_posix())
         try:
             table = pd.read_csv(path, sep="\t")
             values = {c: float(pd.to_numeric(table[c], errors="coerce").sum())
@@ -154,9 +185,10 @@ def read_benchmarks(workdir: str | os.PathLike = ".") -> pd.DataFrame:
                                                     errors="coerce").max())
         except (OSError, ValueError, KeyError, pd.errors.ParserError) as exc:
             raise ValueError(f"{path}: not a Snakemake benchmark file ({exc})") from exc
-        rows.append({"rule": rule, "experiment": experiment, "path": rel, **values})
-    return pd.DataFrame(rows, columns=["rule", "experiment", "path", "s",
-                                       "cpu_time", "max_rss"])
+        rows.append({"rule": rule, "experiment": experiment, "method": method,
+                     "dataset": dataset, "path": rel, **values})
+    return pd.DataFrame(rows, columns=["rule", "experiment", "method", "dataset",
+                                       "path", "s", "cpu_time", "max_rss"])
 
 
 def summarize(jobs: pd.DataFrame, by=("experiment", "rule")) -> pd.DataFrame:
