@@ -481,6 +481,15 @@ class CodeIndicators:
         self.counts = np.asarray(self.A.sum(axis=0)).ravel()
 
 
+def _dense_codes(codes, name: str) -> np.ndarray:
+    """Validated codes as a dense 2-D array (a vector is one column)."""
+    codes = check_codes(codes, name)
+    if sp.issparse(codes):
+        codes = codes.toarray()
+    codes = np.asarray(codes)
+    return codes.reshape(-1, 1) if codes.ndim == 1 else codes
+
+
 class FixedTargets:
     """Targets of repeated :func:`conditional_mutual_information_matrix` calls.
 
@@ -510,12 +519,7 @@ class FixedTargets:
     """
 
     def __init__(self, codes):
-        codes = check_codes(codes, "Yd")
-        if sp.issparse(codes):
-            codes = codes.toarray()
-        codes = np.asarray(codes)
-        if codes.ndim == 1:
-            codes = codes.reshape(-1, 1)
+        codes = _dense_codes(codes, "Yd")
         self.codes = codes
         self.shape = codes.shape
         n, q = codes.shape
@@ -833,12 +837,7 @@ def conditional_mutual_information_matrix(Xd, Yd, z) -> np.ndarray:
         if cmi is None:  # nothing to count: the general path
             return conditional_mutual_information_matrix(Xd, Yd.codes, z)
         return cmi
-    Yd = check_codes(Yd, "Yd")
-    if sp.issparse(Yd):
-        Yd = Yd.toarray()
-    Yd = np.asarray(Yd)
-    if Yd.ndim == 1:
-        Yd = Yd.reshape(-1, 1)
+    Yd = _dense_codes(Yd, "Yd")
     if Yd.shape[0] != z.shape[0]:
         raise ValueError(f"Yd has {Yd.shape[0]} samples but z has {z.shape[0]}")
     width = int(z.max()) + 1 if z.size else 1
