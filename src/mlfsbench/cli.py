@@ -489,7 +489,8 @@ def cmd_claims(args) -> int:
     by_reading = reading_counts(tables)
     if by_reading:
         print()
-        print(_plain_table(["study", "reading", *verdicts, "claims"], by_reading))
+        print(_plain_table(["study", "reading", *verdicts, "claims"], by_reading,
+                           left=2))
     return 0
 
 
@@ -519,13 +520,13 @@ def reading_counts(tables: list[tuple[str, Any]]) -> list[list[str]]:
     return rows
 
 
-def _plain_table(header: list[str], rows: list[list[str]]) -> str:
-    """A fixed-width text table, the first column left-aligned, the others
-    right-aligned."""
+def _plain_table(header: list[str], rows: list[list[str]], left: int = 1) -> str:
+    """A fixed-width text table, the first ``left`` columns left-aligned, the
+    others right-aligned."""
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
 
     def line(cells):
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+        return "  ".join(c.ljust(w) if i < left else c.rjust(w)
                          for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
 
     return "\n".join([line(header), line(["-" * w for w in widths]),
