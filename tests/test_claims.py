@@ -287,6 +287,14 @@ def test_concentration_of_degradations(results):
     row = verdict(claim("concentration", quantity=g), results)
     assert row["verdict"] == NOT_REPRODUCED
     assert row["ours"] == "no degraded cell of 2"
+    # a named dataset that could not be obtained: the share on the others
+    # (here 2 of 3) gave a verdict where none can be judged
+    lost = {**q, "within": {"datasets": ["b", "corel16k001"]}}
+    c = {**claim("concentration", quantity=lost),
+         "_unavailable": {"corel16k001": "DownloadError: no such file"}}
+    row = verdict(c, results)
+    assert row["verdict"] == NOT_CHECKABLE
+    assert "corel16k001: DownloadError: no such file" in row["note"]
 
 
 def test_fastest(results):

@@ -795,6 +795,13 @@ def _rule_concentration(claim, results):
     if not cells:
         raise NotCheckable("no cell at the selected subset")
     within = claim["quantity"]["within"]
+    # the share on named datasets means nothing without each of them
+    absent = [d for d in within.get("datasets", []) if d not in results.datasets]
+    if absent:
+        unavailable = claim.get("_unavailable", {})
+        reasons = "; ".join(f"{d}: {unavailable.get(d, 'not run in this experiment')}"
+                            for d in absent)
+        raise NotCheckable(f"the claim names a dataset not run here ({reasons})")
     inside = [c for c in cells if c[3]
               and c[1] in within.get("datasets", [c[1]])
               and c[0] in within.get("metrics", [c[0]])]
