@@ -38,8 +38,14 @@ def verdicts(**by_claim) -> pd.DataFrame:
     ({"s": {"a": R, "b": N}, "g": {"p": R, "u": R}}, "depends on s: reproduced with a"),
     ({"s": {"a": N, "b": R}, "g": {"p": N, "u": R}},
      "depends on s: reproduced with b; g: reproduced with u"),
+    # an option that could not judge the claim (a variant run on fewer
+    # datasets) does not make the verdict depend on its reading
     ({"s": {"a": N, "b": C}, "g": {"p": N, "u": N}},
-     "depends on s: not reproduced with a, not checkable here with b"),
+     "not reproduced under every reading that judged it (not judged with s=b)"),
+    ({"s": {"a": R, "b": N, "c": C}, "g": {"p": R, "u": "absent"}},
+     "depends on s: reproduced with a (not judged with s=c, g=u)"),
+    ({"s": {"a": C, "b": R}}, "reproduced under every reading that judged it "
+                              "(not judged with s=a)"),
 ])
 def test_robustness_words(grid, word):
     assert robustness(grid) == word
@@ -79,7 +85,8 @@ def test_a_claim_missing_under_a_reading_and_a_missing_variant():
                              ("grid", "union", verdicts(a=R, b=R))], READINGS)
     assert robust["robustness"].tolist() == [
         "reproduced under every reading",
-        "depends on mlknn-scale: reproduced with raw"]
+        "reproduced under every reading that judged it "
+        "(not judged with mlknn-scale=scaled)"]
     assert robust["verdict:mlknn-scale=scaled"].tolist() == [R, "absent"]
     with pytest.raises(ValueError, match="no verdict table for .*grid=union"):
         combine_readings(verdicts(a=R), [("mlknn-scale", "scaled", verdicts(a=R))],

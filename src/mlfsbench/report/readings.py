@@ -41,6 +41,8 @@ PathLike = str | os.PathLike
 REPRODUCED = "reproduced"
 #: A claim a variant's table does not have.
 ABSENT = "absent"
+#: The verdicts that judge a claim (the others say it could not be judged).
+JUDGED = frozenset({REPRODUCED, "not reproduced"})
 READINGS_COLUMNS = ["claim", "reading", "option", "favoured", "verdict", "ours"]
 
 
@@ -58,17 +60,39 @@ def robustness(verdicts: Mapping[str, Mapping[str, str]]) -> str:
     of each reading (reading -> option -> verdict; each reading's favoured
     option carries the main verdict).
 
+    Only options that judged the claim (``reproduced`` or ``not reproduced``)
+    decide it: an option under which the claim is ``not checkable here`` or
+    absent (a variant run on fewer datasets than the claim names, such as
+    Lee 2016's glmfit reading on yeast and genbase only) does not make the
+    verdict depend on that reading; it is named as not judged instead.
+
     >>> robustness({"scale": {"raw": "not reproduced", "scaled": "not reproduced"}})
     'not reproduced under every reading'
     >>> robustness({"grid": {"a": "not reproduced", "b": "not checkable here"}})
-    'depends on grid: not reproduced with a, not checkable here with b'
+    'not reproduced under every reading that judged it (not judged with grid=b)'
+    >>> robustness({"grid": {"a": "not checkable here", "b": "absent"}})
+    'not checkable here under every reading'
     """
-    every = {v for options in verdicts.values() for v in options.values()}
-    if len(every) == 1:
-        return f"{every.pop()} under every reading"
+    judged = {r: {o: v for o, v in options.items() if v in JUDGED}
+              for r, options in verdicts.items()}
+    unjudged = [f"{r}={o}" for r, options in verdicts.items()
+                for o, v in options.items() if v not in JUDGED]
+    every = {v for options in judged.values() for v in options.values()}
+    if not every:
+        # nothing judged it: the plain word over whatever the options say
+        every = ({v for options in verdicts.values() for v in options.values()}
+                 - {ABSENT}) or {ABSENT}
+        if len(every) == 1:
+            return f"{every.pop()} under every reading"
+        judged, unjudged = dict(verdicts), []
+    elif len(every) == 1:
+        word = f"{every.pop()} under every reading"
+        if not unjudged:
+            return word
+        return f"{word} that judged it (not judged with {', '.join(unjudged)})"
     parts = []
-    for reading, options in verdicts.items():
-        if len(set(options.values())) == 1:
+    for reading, options in judged.items():
+        if len(set(options.values())) <= 1:
             continue
         holds = [o for o, v in options.items() if v == REPRODUCED]
         if holds:
@@ -76,7 +100,15 @@ def robustness(verdicts: Mapping[str, Mapping[str, str]]) -> str:
         else:
             parts.append(f"{reading}: " + ", ".join(
                 f"{v} with {o}" for o, v in options.items()))
-    return "depends on " + "; ".join(parts)
+    if not parts:
+        # each reading agrees with itself, the readings disagree with one
+        # another only through options that did not judge the claim
+        parts = [f"{reading}: " + ", ".join(f"{v} with {o}" for o, v in options.items())
+                 for reading, options in judged.items() if options]
+    word = "depends on " + "; ".join(parts)
+    if unjudged:
+        word += f" (not judged with {', '.join(unjudged)})"
+    return word
 
 
 def combine_readings(favoured: pd.DataFrame,
