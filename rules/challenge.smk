@@ -57,7 +57,7 @@ rule challenge:
 
 rule challenges:
     input:
-        tables=challenge_tables(),
+        tables=[rules.challenge.output.tsv.format(experiment=e) for e in CHALLENGED],
     output:
         html="results/challenges.html",
         tsv="results/challenges.tsv",
@@ -72,10 +72,10 @@ rule challenges:
         mem_mb=1000,
         runtime=10,
     params:
-        experiments=CHALLENGERS,
+        experiments=PLAN.challenger_map(),
         challenged=list(CHALLENGED),
-        reasons=unavailable_reasons(),
-        labels=challenge_labels(),
+        reasons=PLAN.unavailable_reasons(),
+        labels=PLAN.challenge_labels(),
         code=code("challenge.py"),
     script:
         "../scripts/challenge.py"

@@ -4,19 +4,12 @@ import os
 
 from snakemake.utils import validate
 
-from mlfsbench.data.download import GIT_BLOB
-from mlfsbench.data.rawfiles import RAW_FILE_ROLES, file_sha256
+from mlfsbench.data.rawfiles import RAW_FILE_ROLES
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
 from mlfsbench.workflow.config import CONFIG_SCHEMA, canonical, config_source
-from mlfsbench.workflow.config import method_labels
 from mlfsbench.workflow.config import content_digest
 from mlfsbench.workflow.plan import alternatives, cache_keys, make_plan, mem_mb_of
 from mlfsbench.workflow.plan import read_config
-from mlfsbench.workflow.versions import (
-    claims_estimators,
-    estimator_module,
-    rule_version,
-)
 
 read_config(config, config_source(workflow))
 validate(config, str(CONFIG_SCHEMA))
@@ -45,20 +38,9 @@ wildcard_constraints:
 # ----------------------------------------------------------- code versions
 # Every rule's params carry the version of the code its script reaches (plus
 # the job's estimator module; for claims, the selectors its artificial claims
-# run): mlfsbench.workflow.versions.rule_version.
+# run): mlfsbench.workflow.plan.Plan.code_version.
 def code(script, kind=None):
-    path = os.path.join(workflow.basedir, "scripts", script)
-
-    def version(wildcards):
-        if kind is None:
-            return rule_version(path)
-        if kind == "claims":
-            return rule_version(path, *claims_estimators(claims_file(wildcards)))
-        key = "transform" if kind == "transformation" else kind
-        entry = ENTRIES[kind][(wildcards.dataset, getattr(wildcards, key))]
-        return rule_version(path, estimator_module(kind, entry["name"]))
-
-    return version
+    return PLAN.code_version(os.path.join(workflow.basedir, "scripts", script), kind)
 
 
 # -------------------------------------------------- input functions (plan)
@@ -71,16 +53,10 @@ classifier_name, classifier_params = PLAN.classifier_name, PLAN.classifier_param
 grid, labels, stats_options = PLAN.grid, PLAN.labels, PLAN.stats_options
 claims_file, experiment_config = PLAN.claims_file, PLAN.experiment_config
 printed_file, study_of = PLAN.printed_file, PLAN.study
-readings_spec = PLAN.readings_spec
+readings_spec, claims_digest = PLAN.readings_spec, PLAN.claims_digest
 headline_metric, provenance_config = PLAN.headline_metric, PLAN.provenance_config
 method_order, dataset_params = PLAN.method_order, PLAN.dataset_params
 experiment_datasets, stats_metrics = PLAN.experiment_datasets, PLAN.stats_metrics
-
-
-def claims_digest(wildcards):
-    """The sha256 of the claims file and the printed tables a claims job reads
-    (no rule makes them; runs are not triggered by file times)."""
-    return content_digest([claims_file(wildcards), *printed_file(wildcards)])
 
 
 def variant_claims(wildcards):
@@ -90,23 +66,11 @@ def variant_claims(wildcards):
 
 
 def raw_sha256(wildcards):
-    """The sha256 ``ensure`` checks: the table's, or the file's (git blob ids)."""
-    checksum = raw_checksum(wildcards)
-    if not checksum.lower().startswith(GIT_BLOB):
-        return checksum
-    return file_sha256(rules.download.output.raw.format(**wildcards))
+    return PLAN.raw_sha256(wildcards, rules.download.output.raw)
 
 
 def raw_inputs(wildcards):
-    """The dataset's ARFF file(s) (whole, or train then test) and its XML."""
-    raw = rules.download.output.raw
-    names = PLAN.raw_names(wildcards)
-    out = {
-        "arff": [raw.format(dataset=wildcards.dataset, file=f) for f in names["arff"]]
-    }
-    if "xml" in names:
-        out["xml"] = raw.format(dataset=wildcards.dataset, file=names["xml"])
-    return out
+    return PLAN.raw_inputs(wildcards, rules.download.output.raw)
 
 
 def _inputs(wildcards):
@@ -207,69 +171,27 @@ def all_targets():
 
 
 def cached_results():
-    """Every experiment's per-fold results in results/shared/ (selections,
-    metrics, label transformations): targets themselves, so a deleted one is
-    computed again (with what depends on it), not only when a table that
-    reads it reruns (issue 29, S7)."""
-    out = {}
-    for e in EXPERIMENTS:
-        for kind in ("select", "classify", "transform"):
-            out.update(dict.fromkeys(_outputs(e, kind)[0]))
-        labels = rules.transform.output.labels
-        jobs = PLAN.outputs(e, "transform")
-        out.update(dict.fromkeys(labels.format(**j.keys) for j in jobs))
-    return list(out)
+    """Every per-fold result: a deleted one is computed again (issue 29, S7)."""
+    out = rules.transform.output
+    return PLAN.cached_results({"select": rules.select.output.selection,
+                                "classify": rules.classify.output.metrics,
+                                "transform": out.summary, "labels": out.labels})
 
 
 # ------------------------------------------------------------ challenges
-# The method ids of each experiment's entries flagged `challenger: true`;
-# rules/challenge.smk's jobs run only for the experiments that have some.
-CHALLENGERS = {e: PLAN.challengers(e) for e in MAIN_EXPERIMENTS}
-CHALLENGED = [e for e, ids in CHALLENGERS.items() if ids]
-
-
-def challenger_ids(wildcards):
-    return PLAN.challengers(wildcards.experiment)
-
-
-def compared_metrics(wildcards):
-    return stats_metrics(wildcards.experiment)
+# Entries flagged `challenger: true` (mlfsbench.workflow.plan's challenge
+# section): rules/challenge.smk's jobs run for the experiments that have some.
+CHALLENGED = PLAN.challenged
+challenger_ids, compared_metrics = PLAN.challenger_ids, PLAN.compared_metrics
 
 
 def challenge_cd_files(wildcards):
-    out = rules.challenge_cd.output.png
-    e = wildcards.experiment
+    out, e = rules.challenge_cd.output.png, wildcards.experiment
     return [out.format(experiment=e, metric=m) for m in stats_metrics(e)]
 
 
-def challenge_tables():
-    return [rules.challenge.output.tsv.format(experiment=e) for e in CHALLENGED]
-
-
-def unavailable_reasons():
-    """Why a challenged experiment lacks datasets (those the run could not get)."""
-    out = {}
-    for e in CHALLENGED:
-        gone = MAIN_EXPERIMENTS[e].get("unavailable") or {}
-        if gone:
-            out[e] = "could not run: " + "; ".join(
-                f"{d} ({r})" for d, r in sorted(gone.items())
-            )
-    return out
-
-
-def challenge_labels():
-    """Readable names of the challenged experiments' methods, by id."""
-    out = {}
-    for e in CHALLENGED:
-        x = MAIN_EXPERIMENTS[e]
-        out.update(method_labels(x["selectors"]))
-        out.update(method_labels(x["classifiers"]))
-    return out
-
-
 def challenge_targets():
-    """Each challenged experiment's page and the page across studies."""
+    """Each challenged experiment's page, its table and the page across studies."""
     if not CHALLENGED:
         return []
     pages = [rules.challenge.output.html.format(experiment=e) for e in CHALLENGED]

@@ -407,8 +407,13 @@ def test_input_functions():
     assert plan.is_full_point(full) and plan.classify_codes(full) == "equal-width-3"
     assert plan.disc_params(SimpleNamespace(disc="equal-frequency-10")) == {
         "strategy": "equal-frequency", "bins": 10}
-    assert plan.raw_names(SimpleNamespace(dataset="emotions")) == {
-        "arff": ["train.arff", "test.arff"], "xml": "labels.xml"}
+    raw = "data/raw/{dataset}/{file}"
+    assert plan.raw_inputs(SimpleNamespace(dataset="emotions"), raw) == {
+        "arff": ["data/raw/emotions/train.arff", "data/raw/emotions/test.arff"],
+        "xml": "data/raw/emotions/labels.xml"}
+    # a table sha256 is what the download's ensure() checks
+    w_raw = SimpleNamespace(dataset="emotions", file="train.arff")
+    assert plan.raw_sha256(w_raw, raw) == plan.raw_checksum(w_raw)
     assert cache_keys({**base, "seed": "0", "selector": sel, "classifier": codes,
                        "grid": "g"}) == {"dataset": "emotions", "split": "s",
                                          "selector": sel, "classifier": codes}
@@ -457,3 +462,72 @@ def test_an_option_swaps_a_selector_and_keeps_its_name_in_the_tables():
     assert {k: v for k, v in swapped.items() if k != chi2} == {
         k: v for k, v in main.items() if k != chi2}
     assert plan.study_of("x~relevance-gain") == "x" and plan.study_of("x") == "x"
+
+
+def test_raw_sha256_of_a_git_blob_is_the_downloaded_files(tmp_path):
+    """A ``git-blob:`` row is verified by the download; ensure() then checks
+    the file's own sha256, read from the downloaded file."""
+    import hashlib
+
+    plan = plan_of(load("tiny.yaml"))
+    spec = plan.table["emotions"]
+    plan.table["emotions"] = spec.__class__(**{
+        **spec.__dict__, "train_sha256": "git-blob:" + "0" * 40})
+    (tmp_path / "emotions").mkdir()
+    (tmp_path / "emotions" / "train.arff").write_bytes(b"@relation r\n")
+    w = SimpleNamespace(dataset="emotions", file="train.arff")
+    assert plan.raw_sha256(w, str(tmp_path / "{dataset}" / "{file}")) == \
+        hashlib.sha256(b"@relation r\n").hexdigest()
+
+
+def test_cached_results_are_every_experiments_per_fold_files():
+    config = two_datasets()
+    config["experiments"]["x"]["transformations"] = [{"name": "br"}]
+    plan = plan_of(config)
+    patterns = {"select": "s/{dataset}/{selector}", "classify": "c/{dataset}/{classifier}",
+                "transform": "t/{dataset}/{transform}",
+                "labels": "l/{dataset}/{transform}"}
+    files = plan.cached_results(patterns)
+    assert len(files) == len(set(files))
+    expected = [patterns[k].format(**j.keys) for k in ("select", "classify")
+                for j in plan.outputs("x", k)]
+    expected += [patterns[k].format(**j.keys) for k in ("transform", "labels")
+                 for j in plan.outputs("x", "transform")]
+    assert files == list(dict.fromkeys(expected))
+    assert [f[0] for f in files] == sorted((f[0] for f in files), key="sctl".index)
+    assert {f.split("/")[1] for f in files} == {"emotions", "scene"}
+    assert any(f.startswith("l/") for f in files)
+
+
+def test_challenge_helpers():
+    config = two_datasets()
+    x = config["experiments"]["x"]
+    x["selectors"].append({"name": "mim-br", "id": "mine", "challenger": True,
+                           "discretize": {"strategy": "equal-width", "bins": 3}})
+    config["experiments"]["y"] = copy.deepcopy(config["experiments"]["x"])
+    config["experiments"]["y"]["selectors"].pop()
+    plan = plan_of(config)
+    # what exclude_unavailable records for a dataset the run could not get
+    plan.experiments["x"]["unavailable"] = {"yeast": "download failed"}
+    assert plan.challenger_map() == {"x": ["mine"], "y": []}
+    assert plan.challenged == ["x"]
+    w = SimpleNamespace(experiment="x")
+    assert plan.challenger_ids(w) == ["mine"]
+    assert plan.compared_metrics(w) == plan.stats_metrics("x")
+    assert plan.unavailable_reasons() == {"x": "could not run: yeast (download failed)"}
+    labels = plan.challenge_labels()
+    assert labels["mine"] == "mine" and "mlknn" in labels
+
+
+def test_code_version_adds_the_jobs_estimator_module():
+    from mlfsbench.workflow.versions import estimator_module, rule_version
+
+    plan = plan_of(two_datasets())
+    script = REPO_ROOT / "scripts" / "select.py"
+    sel = next(k for d, k in plan.entries["selector"] if d == "emotions")
+    w = SimpleNamespace(dataset="emotions", selector=sel)
+    name = plan.entry("selector", w)["name"]
+    assert plan.code_version(script)(w) == rule_version(script)
+    assert plan.code_version(script, "selector")(w) == rule_version(
+        script, estimator_module("selector", name))
+    assert plan.code_version(script, "selector")(w) != rule_version(script)

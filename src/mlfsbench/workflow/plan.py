@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mlfsbench.data import read_datasets_table
-from mlfsbench.data.rawfiles import raw_files, verify_raw_files
+from mlfsbench.data.download import GIT_BLOB
+from mlfsbench.data.rawfiles import file_sha256, raw_files, verify_raw_files
 from mlfsbench.data.split import n_folds
 from mlfsbench.data.table import DatasetSpec
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER, METRICS
@@ -51,6 +52,7 @@ from mlfsbench.workflow.config import (
     check_grid_fits,
     check_readings,
     classifier_input,
+    content_digest,
     dataset_feature_counts,
     discretization_id,
     entry_params,
@@ -266,6 +268,20 @@ class Plan:
         """One experiment's jobs of one kind, in table order."""
         return [job for job in self.jobs[experiment] if job.kind == kind]
 
+
+    def cached_results(self, patterns: Mapping[str, str]) -> list[str]:
+        """Every experiment's per-fold results (variants' too) as paths of
+        ``patterns`` (kind -> the rule's output pattern, for ``select``,
+        ``classify``, ``transform`` and the transformations' ``labels``),
+        without repeats, in plan order. They are targets themselves, so a
+        deleted one is computed again (with what depends on it), not only when
+        a table that reads it reruns (issue 29, S7)."""
+        out: dict[str, None] = {}
+        for e in self.experiments:
+            for kind in ("select", "classify", "transform", "labels"):
+                jobs = self.outputs(e, "transform" if kind == "labels" else kind)
+                out.update(dict.fromkeys(patterns[kind].format(**j.keys) for j in jobs))
+        return list(out)
     def ids(self, kind: str) -> list[str]:
         """Every cache id of a method kind (all-features keys among the
         selectors)."""
@@ -302,16 +318,32 @@ class Plan:
         """The table's checksum of a raw file: a sha256, or ``git-blob:<id>``."""
         return raw_files(self.table[wildcards.dataset])[wildcards.file][1]
 
-    def raw_names(self, wildcards) -> dict[str, Any]:
-        """The dataset's raw files: ARFF (whole, or train then test) or R data
-        file (``whole.rda``), and its XML."""
+    def raw_inputs(self, wildcards, pattern: str) -> dict[str, Any]:
+        """The prepare job's raw files, as paths of ``pattern`` (the download
+        rule's ``{dataset}``/``{file}`` output): ``arff`` the data file(s)
+        (whole, or train then test, or the R data file ``whole.rda``) and
+        ``xml`` the label file where there is one."""
         names = raw_files(self.table[wildcards.dataset])
+
+        def path(f: str) -> str:
+            return pattern.format(dataset=wildcards.dataset, file=f)
+
         out: dict[str, Any] = {"arff": [
-            f for f in ("whole.arff", "whole.rda", "train.arff", "test.arff")
+            path(f) for f in ("whole.arff", "whole.rda", "train.arff", "test.arff")
             if f in names]}
         if "labels.xml" in names:
-            out["xml"] = "labels.xml"
+            out["xml"] = path("labels.xml")
         return out
+
+    def raw_sha256(self, wildcards, pattern: str) -> str:
+        """The sha256 the download's ``ensure`` checks: the table's, or, for a
+        ``git-blob:`` checksum (verified by the download itself), the
+        downloaded file's own (``pattern`` as in :meth:`raw_inputs`)."""
+        checksum = self.raw_checksum(wildcards)
+        if not checksum.lower().startswith(GIT_BLOB):
+            return checksum
+        return file_sha256(pattern.format(dataset=wildcards.dataset,
+                                          file=wildcards.file))
 
     def dataset_targets(self, wildcards) -> int | None:
         """Number of real-valued targets (multi-target data) or None."""
@@ -438,6 +470,73 @@ class Plan:
         then classifiers; the statistics, paper tables and claims leave them
         out (:func:`~mlfsbench.workflow.config.challenger_ids`)."""
         return challenger_ids(self.experiments[experiment])
+
+    # ---------------------------------------------------------- code versions
+    def code_version(self, script: str | os.PathLike, kind: str | None = None):
+        """The input function of a rule's ``code`` param: the version of the
+        code ``script`` reaches (:func:`~mlfsbench.workflow.versions.rule_version`),
+        plus, for a ``kind`` of method (``selector``, ``classifier``,
+        ``transformation``), the job's estimator module, and for ``claims``
+        the selectors the study's artificial claims run."""
+        from mlfsbench.workflow.versions import (
+            claims_estimators,
+            estimator_module,
+            rule_version,
+        )
+
+        def version(wildcards) -> str:
+            if kind is None:
+                return rule_version(script)
+            if kind == "claims":
+                return rule_version(script, *claims_estimators(self.claims_file(wildcards)))
+            name = self.entry(kind, wildcards)["name"]
+            return rule_version(script, estimator_module(kind, name))
+
+        return version
+
+    def claims_digest(self, wildcards) -> str:
+        """The sha256 of the claims file and the printed tables a claims job
+        reads (no rule makes them; runs are not triggered by file times)."""
+        return content_digest([self.claims_file(wildcards), *self.printed_file(wildcards)])
+
+    # ----------------------------------------------------------- challenges
+    # What rules/challenge.smk reads: its jobs run only for the (main)
+    # experiments that have challengers.
+    def challenger_map(self) -> dict[str, list[str]]:
+        """Main experiment -> its challengers' method ids (maybe none)."""
+        return {e: self.challengers(e) for e in self.main_experiments}
+
+    @property
+    def challenged(self) -> list[str]:
+        """The main experiments that have challengers, in config order."""
+        return [e for e, ids in self.challenger_map().items() if ids]
+
+    def challenger_ids(self, wildcards) -> list[str]:
+        return self.challengers(wildcards.experiment)
+
+    def compared_metrics(self, wildcards) -> list[str]:
+        return self.stats_metrics(wildcards.experiment)
+
+    def unavailable_reasons(self) -> dict[str, str]:
+        """Challenged experiment -> why it lacks datasets (those the run could
+        not get), for the page across studies; experiments lacking none are
+        left out."""
+        out = {}
+        for e in self.challenged:
+            gone = self.experiments[e].get("unavailable") or {}
+            if gone:
+                out[e] = "could not run: " + "; ".join(
+                    f"{d} ({r})" for d, r in sorted(gone.items()))
+        return out
+
+    def challenge_labels(self) -> dict[str, str]:
+        """Readable names of the challenged experiments' methods, by id."""
+        out: dict[str, str] = {}
+        for e in self.challenged:
+            x = self.experiments[e]
+            out.update(method_labels(x["selectors"]))
+            out.update(method_labels(x["classifiers"]))
+        return out
 
 
 def cache_keys(wildcards) -> dict[str, str]:
