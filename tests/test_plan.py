@@ -484,7 +484,8 @@ def test_cached_results_are_every_experiments_per_fold_files():
     config = two_datasets()
     config["experiments"]["x"]["transformations"] = [{"name": "br"}]
     plan = plan_of(config)
-    patterns = {"select": "s/{dataset}/{selector}", "classify": "c/{dataset}/{classifier}",
+    patterns = {"select": "s/{dataset}/{selector}",
+                "classify": "c/{dataset}/{classifier}",
                 "transform": "t/{dataset}/{transform}",
                 "labels": "l/{dataset}/{transform}"}
     files = plan.cached_results(patterns)

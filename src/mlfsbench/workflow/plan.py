@@ -488,7 +488,8 @@ class Plan:
             if kind is None:
                 return rule_version(script)
             if kind == "claims":
-                return rule_version(script, *claims_estimators(self.claims_file(wildcards)))
+                claims = self.claims_file(wildcards)
+                return rule_version(script, *claims_estimators(claims))
             name = self.entry(kind, wildcards)["name"]
             return rule_version(script, estimator_module(kind, name))
 
@@ -497,7 +498,8 @@ class Plan:
     def claims_digest(self, wildcards) -> str:
         """The sha256 of the claims file and the printed tables a claims job
         reads (no rule makes them; runs are not triggered by file times)."""
-        return content_digest([self.claims_file(wildcards), *self.printed_file(wildcards)])
+        files = [self.claims_file(wildcards), *self.printed_file(wildcards)]
+        return content_digest(files)
 
     # ----------------------------------------------------------- challenges
     # What rules/challenge.smk reads: its jobs run only for the (main)
