@@ -77,6 +77,7 @@ rule plot:
     params:
         labels=labels,
         dataset_params=dataset_params,
+        metrics=compared_metrics,
         code=code("plot.py"),
     script:
         "../scripts/plot.py"

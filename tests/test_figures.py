@@ -148,3 +148,28 @@ def test_no_method_curve_is_drawn_in_the_baselines_grey(tmp_path):
     colours = [to_hex(line.get_color()) for line in curves]
     assert to_hex("C7") not in colours and to_hex("grey") not in colours
     assert len(set(colours)) == 12
+
+
+def test_report_figure_shows_the_compared_metrics_and_the_pdf_every_one(tmp_path):
+    """The PNG (the report's figure) draws the study's compared metrics in
+    their order; the PDF every metric. Four of ten panels make a smaller PNG."""
+    every = ("accuracy", "average_precision", "coverage", "example_f1",
+             "hamming_loss", "macro_f1", "micro_f1", "one_error", "ranking_loss",
+             "subset_accuracy")
+    frame = summary_frame(datasets=("a",), metrics=every)
+    fig = plot_dataset(frame, "a", tmp_path / "all.png", tmp_path / "all.pdf")
+    assert len([ax for ax in fig.axes if ax.get_visible()]) == 10
+    compared = ["ranking_loss", "hamming_loss"]
+    fig = plot_dataset(frame, "a", tmp_path / "two.png", tmp_path / "two.pdf",
+                       metrics=compared)
+    shown = [ax.get_title() for ax in fig.axes if ax.get_visible()]
+    assert shown == [metric_label(m) for m in compared]
+    assert "every metric in the PDF" in fig._suptitle.get_text()
+    size = {n: (tmp_path / f"{n}.png").stat().st_size for n in ("two", "all")}
+    assert size["two"] < 0.5 * size["all"]
+    # the PDF still has every panel: as large as the all-metrics one
+    assert (tmp_path / "two.pdf").read_bytes() == (tmp_path / "all.pdf").read_bytes()
+    # metrics the summary lacks are skipped; none left means every metric
+    fig = plot_dataset(frame, "a", tmp_path / "x.png", tmp_path / "x.pdf",
+                       metrics=["rrmse"])
+    assert len([ax for ax in fig.axes if ax.get_visible()]) == 10

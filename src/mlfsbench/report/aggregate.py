@@ -139,7 +139,8 @@ def datasets_table(stats_paths: Sequence[PathLike], out: PathLike,
 
 def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
                  pdf: PathLike, labels: dict[str, str] | None = None,
-                 dataset_params: dict | None = None):
+                 dataset_params: dict | None = None,
+                 metrics: Sequence[str] | None = None):
     """One panel per metric: mean over folds against the number of features.
 
     Each (split, selector, classifier) is a line with a band of +- one
@@ -150,21 +151,50 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
     selector and classifier identifiers to the names shown (default: the
     identifiers); a selector with parameters of its own on this dataset
     (``dataset_params``, identifier -> dataset -> parameters) shows them in
-    its legend entry. Returns the Figure.
-    """
-    from matplotlib.figure import Figure
+    its legend entry.
 
-    from mlfsbench.report.names import metric_label
-    from mlfsbench.report.render import draw_baselines, save_figure
+    ``metrics``: the metrics the study compares (its ``stats.metrics``), in
+    that order: the PNG, the report's figure, shows those alone, the PDF
+    every metric (a study that compares all of them gets the same panels in
+    both). Ten panels of fifty K values for eight methods made a 100-170 kB
+    PNG; the report holds one per experiment and dataset. Returns the PNG's
+    Figure.
+    """
+    from mlfsbench.report.render import save_figure
 
     data = summary[summary["dataset"] == dataset]
     if data.empty:
         raise ValueError(f"no results for dataset {dataset!r}")
+    every = sorted(data["metric"].unique())
+    shown = [m for m in (metrics or ()) if m in every] or every
+    fig = _dataset_figure(data, dataset, shown, labels, dataset_params,
+                          every_metric=shown == every)
+    save_figure(fig, png, dpi=80)
+    if shown != every:
+        whole = _dataset_figure(data, dataset, every, labels, dataset_params,
+                                every_metric=True)
+    else:
+        whole = fig
+    with atomic_path(pdf) as tmp:
+        # Fixed metadata keeps the file identical across runs.
+        whole.savefig(tmp, format="pdf", metadata={
+            "Creator": None, "Producer": None, "CreationDate": None})
+    return fig
+
+
+def _dataset_figure(data: pd.DataFrame, dataset: str, metrics: Sequence[str],
+                    labels: dict[str, str] | None, dataset_params: dict | None,
+                    every_metric: bool):
+    """The Figure of :func:`plot_dataset` for ``metrics`` (in that order)."""
+    from matplotlib.figure import Figure
+
+    from mlfsbench.report.names import metric_label
+    from mlfsbench.report.render import draw_baselines
+
     names = dict(labels or {})
-    metrics = sorted(data["metric"].unique())
-    ncols = 4
+    ncols = min(4, len(metrics))
     nrows = int(np.ceil(len(metrics) / ncols))
-    fig = Figure(figsize=(4 * ncols, 3 * nrows + 1.0), layout="constrained")
+    fig = Figure(figsize=(4 * max(ncols, 2), 3 * nrows + 1.0), layout="constrained")
     axes = list(fig.subplots(nrows, ncols, squeeze=False).flat)
     groups = list(data.groupby(["split", "selector", "classifier"], sort=True))
     several = data["classifier"].nunique() > 1
@@ -197,13 +227,11 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
     handles, shown = axes[0].get_legend_handles_labels()
     fig.legend(handles, shown, loc="outside lower center", ncol=min(len(shown), 4),
                frameon=False)
+    which = ("" if every_metric else
+             " (the metrics the study compares; every metric in the PDF)")
     fig.suptitle(f"{dataset}: mean over folds, band +- 1 s.d. (dashed: all "
-                 "features; dotted: the selector's own subset)")
-    save_figure(fig, png, dpi=80)
-    with atomic_path(pdf) as tmp:
-        # Fixed metadata keeps the file identical across runs.
-        fig.savefig(tmp, format="pdf", metadata={
-            "Creator": None, "Producer": None, "CreationDate": None})
+                 f"features; dotted: the selector's own subset){which}",
+                 wrap=True)
     return fig
 
 
