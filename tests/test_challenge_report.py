@@ -232,16 +232,19 @@ def test_verdict_sentence_counts_cells_with_a_test():
 
 
 # ------------------------------------------------------------ CD diagrams
-CD_CASES = {  # sha256 of save_figure's PNG before highlight= existed
+# sha256 of save_figure's PNG of the diagram code before highlight= existed
+# (cd_diagram.py at bf5e1b0), with save_figure's octree palette (its former
+# median-cut palette gave the earlier digests from that code, checked).
+CD_CASES = {
     "nemenyi": ({"avg_ranks": {"MIM": 2.1, "PMU": 3.4, "Proposed": 1.3,
                                "MDMR": 3.2}, "cd": 1.2,
                  "title": "Hamming loss\nNemenyi"},
-                "32ab7166a5db8404f7ea04c2a4fd65caf5939ec27a1e60d2a52eff6984d32ae4"),
+                "ad65c85daddbb2a22c76ce80ecfd348ac0b9c39926bc27b443acb22cbb4c913e"),
     "control": ({"avg_ranks": {"MIM": 2.1, "PMU": 3.4, "Proposed": 1.3,
                                "MDMR": 3.2}, "cd": 1.2, "control": "Proposed"},
-                "b08db53a2ebb01e91014074fac60fe3a5b80084a69d5a56b5cd30bd85ad44dac"),
+                "0756b96a1d5ac44985f48ea42add4efd4983f9494dc8c433f069f6c43bdc58f6"),
     "nocd": ({"avg_ranks": [1.5, 2.5, 2.0]},
-             "fc184ac103b5a756fb3063d51bc02ba690fb6ea82ee34b93a543707c2694fbcc"),
+             "5760b8deda6b6d0aeb470736081b48df9efe6d197ee9a6c4f61f00d22d9fc234"),
 }
 
 

@@ -88,7 +88,10 @@ def save_figure(fig, path: PathLike, dpi: int = 100) -> None:
     Rendered at ``dpi`` with fixed metadata, then reduced to a palette of at
     most 256 colours (no dithering: lines and text stay crisp) and
     optimized: a third to a fifth of the RGBA file's size, identical bytes
-    run after run.
+    run after run. The palette is Pillow's fast octree: on a ten-panel
+    figure of eight methods (1 280 x 800 pixels) 137 kB against 164 kB for
+    median cut, the methods' colours and their blends kept alike to the eye;
+    a CD diagram 4.1 against 5.2 kB.
     """
     from io import BytesIO
 
@@ -101,6 +104,6 @@ def save_figure(fig, path: PathLike, dpi: int = 100) -> None:
     buffer.seek(0)
     with Image.open(buffer) as image:
         small = image.convert("RGB").quantize(
-            colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+            colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     with atomic_path(path) as tmp:
         small.save(tmp, format="PNG", optimize=True)
