@@ -173,9 +173,9 @@ def all_targets():
 def cached_results():
     """Every per-fold result: a deleted one is computed again (issue 29, S7)."""
     out = rules.transform.output
-    return PLAN.cached_results({"select": rules.select.output.selection,
-                                "classify": rules.classify.output.metrics,
-                                "transform": out.summary, "labels": out.labels})
+    kinds = dict(select=rules.select.output.selection, labels=out.labels)
+    kinds.update(classify=rules.classify.output.metrics, transform=out.summary)
+    return PLAN.cached_results(kinds)
 
 
 # ------------------------------------------------------------ challenges
