@@ -228,10 +228,9 @@ def _dataset_figure(data: pd.DataFrame, dataset: str, metrics: Sequence[str],
     fig.legend(handles, shown, loc="outside lower center", ncol=min(len(shown), 4),
                frameon=False)
     which = ("" if every_metric else
-             " (the metrics the study compares; every metric in the PDF)")
-    fig.suptitle(f"{dataset}: mean over folds, band +- 1 s.d. (dashed: all "
-                 f"features; dotted: the selector's own subset){which}",
-                 wrap=True)
+             "the metrics the study compares (every metric in the PDF); ")
+    fig.suptitle(f"{dataset}: {which}mean over folds, band +- 1 s.d. (dashed: "
+                 "all features; dotted: the selector's own subset)", wrap=True)
     return fig
 
 
