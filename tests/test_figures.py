@@ -173,3 +173,17 @@ def test_report_figure_shows_the_compared_metrics_and_the_pdf_every_one(tmp_path
     fig = plot_dataset(frame, "a", tmp_path / "x.png", tmp_path / "x.pdf",
                        metrics=["rrmse"])
     assert len([ax for ax in fig.axes if ax.get_visible()]) == 10
+
+
+def test_a_two_panel_figure_keeps_its_legend_inside(tmp_path):
+    """Seven long method names under two panels: the legend fits the width
+    (a 4-column legend was cut at both edges of the 640-pixel figure)."""
+    frame = summary_frame(datasets=("a",), metrics=("hamming_loss", "ranking_loss"))
+    frames = [frame.assign(selector=frame["selector"] + f"-a-long-method-name-{n}")
+              for n in range(3)]
+    fig = plot_dataset(pd.concat(frames), "a", tmp_path / "a.png", tmp_path / "a.pdf",
+                       metrics=["hamming_loss", "ranking_loss"])
+    fig.canvas.draw()
+    box = fig.legends[0].get_window_extent()
+    width = fig.get_figwidth() * fig.dpi
+    assert box.x0 >= 0 and box.x1 <= width

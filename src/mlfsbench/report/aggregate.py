@@ -225,8 +225,10 @@ def _dataset_figure(data: pd.DataFrame, dataset: str, metrics: Sequence[str],
     for ax in axes[len(metrics):]:
         ax.set_visible(False)
     handles, shown = axes[0].get_legend_handles_labels()
-    fig.legend(handles, shown, loc="outside lower center", ncol=min(len(shown), 4),
-               frameon=False)
+    # as many legend columns as panels (at least 2): a narrow figure of two
+    # panels cut a 4-column legend of long names at both edges
+    fig.legend(handles, shown, loc="outside lower center",
+               ncol=min(len(shown), max(2, ncols)), frameon=False)
     which = ("" if every_metric else
              "the metrics the study compares (every metric in the PDF); ")
     fig.suptitle(f"{dataset}: {which}mean over folds, band +- 1 s.d. (dashed: "
