@@ -38,6 +38,9 @@ from mlfsbench.io import format_table, write_text
 
 PathLike = str | os.PathLike
 
+# The verdict words of mlfsbench.report.claims, written again on purpose:
+# importing them would make the readings rule's code version reach the claims
+# module (tests/test_versions.py), so every claims edit would rerun it.
 REPRODUCED = "reproduced"
 #: A claim a variant's table does not have.
 ABSENT = "absent"
