@@ -74,11 +74,14 @@ def yeast_granules(shared, n_granules: int = 4, seed: int = 0):
 
 def before(clf, *fold):
     """The per-granule loop with double-precision keys (the code before)."""
-    neighbours.SINGLE_KEYS = False
+    flags = ("SINGLE_KEYS", "READY_KEYS", "COMPILED_SEARCH")
+    for flag in flags:
+        setattr(neighbours, flag, False)
     try:
         return PathMixin.predict_granules(clf, *fold)
     finally:
-        neighbours.SINGLE_KEYS = True
+        for flag in flags:
+            setattr(neighbours, flag, True)
 
 
 def equal(a, b) -> bool:

@@ -27,22 +27,54 @@ def _reference(D, k):
     return np.argsort(D, axis=1, kind="stable")[:, :k]
 
 
+@pytest.fixture(params=["compiled", "numpy"])
+def selection(request, monkeypatch):
+    """Both selections of :func:`smallest_k`: the compiled one-pass one and
+    the NumPy one by group minima."""
+    monkeypatch.setattr(neighbours, "COMPILED_SEARCH", request.param == "compiled")
+    return request.param
+
+
 @pytest.mark.parametrize("kind", ["continuous", "binary-ties", "few-values",
-                                  "constant-rows"])
+                                  "constant-rows", "float32", "signed-zeros",
+                                  "inf-excluded"])
 @pytest.mark.parametrize("k", [1, 3, 7, 40])
 @pytest.mark.parametrize("shape", [(300, 1500), (40, 1237), (20, 45)])
-def test_smallest_k_is_the_stable_sort_prefix(kind, k, shape):
+def test_smallest_k_is_the_stable_sort_prefix(kind, k, shape, selection):
     rng = np.random.default_rng(k)
     D = {
-        "continuous": rng.random(shape),
-        "binary-ties": rng.binomial(1, 0.02, shape).astype(float),
-        "few-values": rng.integers(0, 4, shape).astype(float),
-        "constant-rows": np.full(shape, 2.5),
-    }[kind]
+        "continuous": lambda: rng.random(shape),
+        "binary-ties": lambda: rng.binomial(1, 0.02, shape).astype(float),
+        "few-values": lambda: rng.integers(0, 4, shape).astype(float),
+        "constant-rows": lambda: np.full(shape, 2.5),
+        "float32": lambda: rng.integers(-50, 50, shape).astype(np.float32),
+        # -0.0 and 0.0 are equal distances: column order decides
+        "signed-zeros": lambda: rng.choice([-0.0, 0.0, 1.0], shape),
+        # rows whose entries are mostly excluded (+inf): they come last, in
+        # column order, when fewer than k are finite
+        "inf-excluded": lambda: np.where(rng.random(shape) < 0.995, np.inf,
+                                         rng.random(shape)),
+    }[kind]()
     assert_array_equal(smallest_k(D, k), _reference(D, k))
 
 
-def test_smallest_k_by_hand():
+def test_the_two_selections_agree_on_search_keys():
+    """The compiled selection and the NumPy one give the same columns on the
+    integer keys of a binary K path (float32, every value distinct), and on
+    keys with many equal values."""
+    rng = np.random.default_rng(3)
+    X = rng.binomial(1, 0.1, (600, 40)).astype(np.float32)
+    n = X.shape[0]
+    distinct = n * ((X * X).sum(axis=1) - 2.0 * X @ X.T) + np.arange(n)
+    tied = (X * X).sum(axis=1) - 2.0 * X @ X.T
+    for D in (distinct.astype(np.float32), tied):
+        for k in (1, 10, 50):
+            compiled = smallest_k(D, k)
+            assert_array_equal(compiled, neighbours._smallest_k_numpy(D, k))
+            assert_array_equal(compiled, _reference(D, k))
+
+
+def test_smallest_k_by_hand(selection):
     D = np.array([[3.0, 1.0, 1.0, 0.0, 1.0],
                   [2.0, 2.0, 2.0, 2.0, 2.0],
                   [np.inf, 5.0, 4.0, 4.0, 0.5]])
@@ -52,7 +84,7 @@ def test_smallest_k_by_hand():
     assert smallest_k(D, 9).shape == (3, 5)
 
 
-def test_smallest_k_with_skewed_groups_and_strided_input():
+def test_smallest_k_with_skewed_groups_and_strided_input(selection):
     """Group minima all near while most entries are far, and a
     non-contiguous input: the result is still the stable-sort prefix."""
     rng = np.random.default_rng(0)

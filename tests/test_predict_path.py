@@ -306,23 +306,38 @@ def test_accumulated_keys_equal_per_k_loop(genbase_fold, keyed_searches, form,
         assert_array_equal(score, ref_score)
 
 
-def test_single_precision_keys_sparse_update(genbase_fold):
-    """Rare binary columns take the sparse update into float32 keys: the
-    integers of the dense product, exactly."""
+@pytest.mark.parametrize("ready", [False, True])
+@pytest.mark.parametrize("update", ["sparse", "dense"])
+def test_single_precision_keys_update(genbase_fold, monkeypatch, ready, update):
+    """Binary columns, rare (the sparse update) or not (one BLAS product),
+    into float32 keys: the integers of the dense product, exactly; ready
+    keys are the finished ``n (|t|^2 - 2 q.t) + t``, and a second subset
+    adds to the first."""
     from mlfsbench.estimators import neighbours
 
+    monkeypatch.setattr(neighbours, "READY_KEYS", ready)
     X_train, _, X_test, _ = genbase_fold
     counts = np.diff(X_train.tocsc().indptr)
-    rare = np.flatnonzero((counts > 0) & (counts <= 3))[:5]
+    if update == "sparse":
+        first = np.flatnonzero((counts > 0) & (counts <= 3))[:5]
+    else:
+        first = np.argsort(-counts, kind="stable")[:5]
     keys = neighbours.NestedKeys(X_train, X_test)
-    assert keys._single and rare.size == 5
-    assert 64 * keys._pairs(rare) < keys._train_keys.size  # the sparse update
-    train, test = keys.rows(rare)
-    T, Q = X_train[:, rare].toarray(), X_test[:, rare].toarray()
-    assert train.keys.dtype == np.float32
-    assert_array_equal(train.keys, -2.0 * T @ T.T)
-    assert_array_equal(test.keys, -2.0 * Q @ T.T)
-    assert_array_equal(train.index.sq_norms, (T * T).sum(axis=1))
+    assert keys._single and keys._ready == ready and first.size == 5
+    assert (64 * keys._pairs(first) < keys._train_keys.size) == (update == "sparse")
+    n = X_train.shape[0]
+    for cols in (first, np.union1d(first, np.argsort(-counts)[5:8])):
+        train, test = keys.rows(cols)
+        T, Q = X_train[:, cols].toarray(), X_test[:, cols].toarray()
+        assert train.keys.dtype == np.float32
+        sq = (T * T).sum(axis=1)
+        want_train, want_test = -2.0 * T @ T.T, -2.0 * Q @ T.T
+        if ready:
+            want_train = n * (want_train + sq) + np.arange(n)
+            want_test = n * (want_test + sq) + np.arange(n)
+        assert_array_equal(train.keys, want_train)
+        assert_array_equal(test.keys, want_test)
+        assert_array_equal(train.index.sq_norms, sq)
 
 
 def test_keys_are_accumulated_only_for_exact_features(yeast_fold, genbase_fold,
@@ -371,3 +386,24 @@ def test_keyed_index_orders_by_key_then_column(bound):
     np.fill_diagonal(loo, np.inf)
     assert_array_equal(index.kneighbors(train, 5, exclude_self=True),
                        np.argsort(loo, axis=1, kind="stable")[:, :5])
+
+
+def test_ready_keys_are_searched_in_place_and_left_as_found(genbase_fold, monkeypatch):
+    """Ready keys give the neighbours of the keys made per search, and a
+    leave-one-out search (which marks each row's own entry) leaves them as it
+    found them."""
+    from mlfsbench.estimators import neighbours
+
+    X_train, _, X_test, _ = genbase_fold
+    cols = np.argsort(-np.diff(X_train.tocsc().indptr), kind="stable")[:12]
+    found = {}
+    for ready in (False, True):
+        monkeypatch.setattr(neighbours, "READY_KEYS", ready)
+        train, test = neighbours.NestedKeys(X_train, X_test).rows(cols)
+        before = train.keys.copy()
+        loo = train.index.kneighbors(train, 5, exclude_self=True)
+        assert_array_equal(train.keys, before)
+        assert not (loo == np.arange(len(loo))[:, None]).any()
+        found[ready] = loo, test.index.kneighbors(test, 5)
+    for a, b in zip(found[False], found[True], strict=True):
+        assert_array_equal(a, b)
