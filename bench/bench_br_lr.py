@@ -14,9 +14,20 @@ speed-up, commit 8753e23), alternately, ``--repeats`` times each (best
 time), in one process with one BLAS thread, and checks that both return
 bitwise equal predictions and scores.
 
+Two more lines say why 3x is out of reach while the outputs stay equal
+(issue #30 asks for bitwise equality, or 1e-12 where a float order changes):
+
+- the time of the loss passes (``_Logistic._pass``: the BLAS products, the
+  elementwise ``tanh`` and ``log1p``) in one current path: their float
+  operations fix the solver's iterates bit for bit, so no bit-exact change
+  can remove them, and the baseline over that time caps the speed-up;
+- ``--order``: the current path again with the loss summed over row blocks
+  of 512 instead of 256 (the same arithmetic in another order), and the
+  largest score difference that makes.
+
 Usage::
 
-    .venv/bin/python bench/bench_br_lr.py [--shared PATH] [--repeats N]
+    .venv/bin/python bench/bench_br_lr.py [--shared PATH] [--repeats N] [--order]
 """
 
 from __future__ import annotations
@@ -32,6 +43,7 @@ from _br_lr_baseline import BRLogisticRegression as BaselineBRLR
 from _common import add_shared_argument, load_shared
 from threadpoolctl import threadpool_limits
 
+from mlfsbench.estimators.classifiers import br_lr
 from mlfsbench.estimators.classifiers.br_lr import BRLogisticRegression
 
 
@@ -40,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     add_shared_argument(parser, "delicious")
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--order", action="store_true",
+                        help="also run the path with another summation order")
     args = parser.parse_args(argv)
     try:
         ds = load_shared(args.shared, "delicious")
@@ -80,7 +94,58 @@ def main(argv: list[str] | None = None) -> int:
           f"{diff:.3g})")
     print(f"speedup br-lr path (current vs baseline 8753e23): "
           f"{best['baseline'] / best['current']:.2f}x", flush=True)
+    with threadpool_limits(limits=args.threads):
+        passes = _loss_pass_time(lambda: BRLogisticRegression(
+            penalty="none").predict_path(X_train, Y_train, X_test, sets))
+    print(f"loss passes in a current path: {passes:.2f} s (their float "
+          f"operations fix the iterates): a bit-exact speed-up is at most "
+          f"{best['baseline'] / passes:.2f}x")
+    if args.order:
+        with threadpool_limits(limits=args.threads):
+            other = _with_block(512, lambda: BRLogisticRegression(
+                penalty="none").predict_path(X_train, Y_train, X_test, sets))
+        moved = max(float(np.abs(a[1] - b[1]).max())
+                    for a, b in zip(out["current"], other, strict=True))
+        flips = sum(int((a[0] != b[0]).sum())
+                    for a, b in zip(out["current"], other, strict=True))
+        print(f"the same path summed by row blocks of 512 (not 256): max "
+              f"|score diff| {moved:.3g}, {flips} prediction(s) differ")
     return 0 if equal else 2
+
+
+def _loss_pass_time(run) -> float:
+    """Seconds spent in ``_Logistic._pass`` during ``run()``."""
+    original = br_lr._Logistic._pass
+    spent = [0.0]
+
+    def timed(self, *args):
+        start = time.perf_counter()
+        try:
+            return original(self, *args)
+        finally:
+            spent[0] += time.perf_counter() - start
+
+    br_lr._Logistic._pass = timed
+    try:
+        run()
+    finally:
+        br_lr._Logistic._pass = original
+    return spent[0]
+
+
+def _with_block(block: int, run):
+    """``run()`` with the loss summed over row blocks of ``block`` rows."""
+    original = br_lr._Logistic.__init__
+
+    def init(self, *args, **kwargs):
+        kwargs["block"] = block
+        original(self, *args, **kwargs)
+
+    br_lr._Logistic.__init__ = init
+    try:
+        return run()
+    finally:
+        br_lr._Logistic.__init__ = original
 
 
 if __name__ == "__main__":
