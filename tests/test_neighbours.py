@@ -191,3 +191,23 @@ def test_only_the_neighbour_module_searches_for_neighbours():
     assert outside == {}
     assert neighbour_searches((ESTIMATORS / "neighbours.py").read_text(
         encoding="utf-8"))  # the module itself does search
+
+
+@pytest.mark.parametrize("exclude_self", [False, True])
+@pytest.mark.parametrize("k", [1, 10, 300])
+def test_index_adds_the_norms_as_the_keys_are_read(selection, exclude_self, k):
+    """The search adds ``|t|^2`` to ``-2 q.t`` while selecting: the
+    neighbours of the keys summed first (``keys += |t|^2``, the same float
+    additions), near-ties in the last bits included, for both selections
+    and for a ``k`` of every row."""
+    rng = np.random.default_rng(11)
+    X = rng.random((300, 7))
+    X[150:] = X[:150] + 1e-13 * rng.standard_normal((150, 7))  # near-ties
+    Q = X if exclude_self else rng.random((90, 7))
+    index = EuclideanIndex(X)
+    keys = Q @ index._minus_2t
+    keys += index.sq_norms
+    if exclude_self:
+        keys[np.arange(len(X)), np.arange(len(X))] = np.inf
+    got = index.kneighbors(Q, k, exclude_self=exclude_self)
+    assert_array_equal(got, _reference(keys, k))

@@ -179,15 +179,36 @@ def smallest_k(D: np.ndarray, k: int) -> np.ndarray:
     b, n = D.shape
     if k >= n:
         return np.argsort(D, axis=1, kind="stable")
-    if COMPILED_SEARCH and D.dtype in (np.float32, np.float64):
+    if _compiled(D):
         out = np.empty((b, k), dtype=np.intp)
-        _smallest_k_rows(D, k, out)
+        _smallest_k_rows(D, D[0, :0], False, k, out)
         return out
     return _smallest_k_numpy(D, k)
 
 
+def _compiled(D) -> bool:
+    """Whether :func:`_smallest_k_rows` selects from ``D``."""
+    return COMPILED_SEARCH and D.dtype in (np.float32, np.float64)
+
+
+def _smallest_k_shifted(D: np.ndarray, shift: np.ndarray, k: int) -> np.ndarray:
+    """``smallest_k(D + shift, k)`` for a row ``shift`` (``k < n_columns``).
+
+    The compiled selection adds ``shift`` as it reads (the same float
+    additions as ``D += shift``, without a pass writing them); the NumPy one
+    adds in place, so ``D`` is then changed.
+    """
+    D = np.ascontiguousarray(D)
+    if not _compiled(D):
+        D += shift
+        return smallest_k(D, k)
+    out = np.empty((D.shape[0], k), dtype=np.intp)
+    _smallest_k_rows(D, np.ascontiguousarray(shift, dtype=D.dtype), True, k, out)
+    return out
+
+
 @numba.njit(cache=True, nogil=True)
-def _smallest_k_rows(D, k, out):  # pragma: no cover - compiled
+def _smallest_k_rows(D, shift, shifted, k, out):  # pragma: no cover - compiled
     """:func:`smallest_k` in one pass over each row (compiled).
 
     Each row is read once, in column order, keeping its ``k`` smallest
@@ -195,6 +216,7 @@ def _smallest_k_rows(D, k, out):  # pragma: no cover - compiled
     when it is below the ``k``-th kept value (an equal value comes later in
     the row, so it ranks after), by insertion. Only comparisons: the result
     is the NumPy selection's (:func:`_smallest_k_numpy`), bit for bit.
+    With ``shifted``, the value of column ``c`` is ``D[r, c] + shift[c]``.
     """
     b, n = D.shape
     vals = np.empty(k, dtype=D.dtype)
@@ -204,7 +226,7 @@ def _smallest_k_rows(D, k, out):  # pragma: no cover - compiled
         m = 0
         threshold = vals[0]  # set once k entries are kept
         for c in range(n):
-            v = row[c]
+            v = row[c] + shift[c] if shifted else row[c]
             if m == k:
                 if not v < threshold:
                     continue
@@ -311,11 +333,11 @@ class EuclideanIndex:
         return np.ascontiguousarray(Q, dtype=np.float64)
 
     def _keys(self, Q) -> np.ndarray:
-        """``|t|^2 - 2 q.t`` for a block of (checked) queries, (n_q, n_train)."""
+        """``-2 q.t`` for a block of (checked) queries, (n_q, n_train); the
+        search adds the norms ``|t|^2`` as it reads them."""
         keys = Q @ self._minus_2t
         if self.sparse:
             keys = keys.toarray()
-        keys += self.sq_norms
         return keys
 
     def kneighbors(self, Q, k: int, *, exclude_self: bool = False) -> np.ndarray:
@@ -327,17 +349,18 @@ class EuclideanIndex:
         """
         Q = self._query(Q)
         return _search(lambda a, b: self._keys(Q[a:b]), Q.shape[0],
-                       self.n_samples, k, exclude_self)
+                       self.n_samples, k, exclude_self, shift=self.sq_norms)
 
 
 def _search(block_keys, m: int, n: int, k: int, exclude_self: bool,
-            in_place: bool = False) -> np.ndarray:
+            in_place: bool = False, shift: np.ndarray | None = None) -> np.ndarray:
     """The ``k`` nearest of ``m`` queries among ``n`` training rows, by blocks.
 
     ``block_keys(start, stop)`` returns a new (stop - start, n) array of the
     keys of those queries (with ``in_place``: a view of stored keys, which
-    the search leaves as it found them); with ``exclude_self`` query ``i`` is
-    training row ``i`` and not its own neighbour.
+    the search leaves as it found them), to which ``shift`` (n,) is added
+    when given; with ``exclude_self`` query ``i`` is training row ``i`` and
+    not its own neighbour.
     """
     if exclude_self and m != n:
         raise ValueError(f"exclude_self needs the {n} training rows as "
@@ -352,7 +375,13 @@ def _search(block_keys, m: int, n: int, k: int, exclude_self: bool,
             if in_place:
                 own = keys[rows, rows + start]
             keys[rows, rows + start] = np.inf
-        out[start:stop] = smallest_k(keys, int(k))
+        if shift is None:
+            out[start:stop] = smallest_k(keys, int(k))
+        elif k < n:
+            out[start:stop] = _smallest_k_shifted(keys, shift, int(k))
+        else:
+            keys += shift
+            out[start:stop] = smallest_k(keys, int(k))
         if exclude_self and in_place:
             keys[rows, rows + start] = own
     return out
