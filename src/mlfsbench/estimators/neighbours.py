@@ -56,7 +56,6 @@ Where the estimators differ
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import scipy.sparse as sp
 from scipy.linalg.blas import dgemm as _gemm
@@ -181,7 +180,7 @@ def smallest_k(D: np.ndarray, k: int) -> np.ndarray:
         return np.argsort(D, axis=1, kind="stable")
     if _compiled(D):
         out = np.empty((b, k), dtype=np.intp)
-        _smallest_k_rows(D, D[0, :0], False, k, out)
+        _kernel()(D, D[0, :0], False, k, out)
         return out
     return _smallest_k_numpy(D, k)
 
@@ -189,6 +188,24 @@ def smallest_k(D: np.ndarray, k: int) -> np.ndarray:
 def _compiled(D) -> bool:
     """Whether :func:`_smallest_k_rows` selects from ``D``."""
     return COMPILED_SEARCH and D.dtype in (np.float32, np.float64)
+
+
+_KERNEL = []
+
+
+def _kernel():
+    """:func:`_smallest_k_rows`, compiled on first use.
+
+    Numba is imported here, not with the module: a job that never searches
+    (most select jobs, every report job) does not pay its import (0.16 s);
+    one that does pays it and the loading of the cached machine code
+    (about 0.15 s) once.
+    """
+    if not _KERNEL:
+        import numba
+
+        _KERNEL.append(numba.njit(cache=True, nogil=True)(_smallest_k_rows))
+    return _KERNEL[0]
 
 
 def _smallest_k_shifted(D: np.ndarray, shift: np.ndarray, k: int) -> np.ndarray:
@@ -203,13 +220,12 @@ def _smallest_k_shifted(D: np.ndarray, shift: np.ndarray, k: int) -> np.ndarray:
         D += shift
         return smallest_k(D, k)
     out = np.empty((D.shape[0], k), dtype=np.intp)
-    _smallest_k_rows(D, np.ascontiguousarray(shift, dtype=D.dtype), True, k, out)
+    _kernel()(D, np.ascontiguousarray(shift, dtype=D.dtype), True, k, out)
     return out
 
 
-@numba.njit(cache=True, nogil=True)
-def _smallest_k_rows(D, shift, shifted, k, out):  # pragma: no cover - compiled
-    """:func:`smallest_k` in one pass over each row (compiled).
+def _smallest_k_rows(D, shift, shifted, k, out):
+    """:func:`smallest_k` in one pass over each row (compiled by :func:`_kernel`).
 
     Each row is read once, in column order, keeping its ``k`` smallest
     entries so far sorted by (value, column) in ``out``: an entry enters
