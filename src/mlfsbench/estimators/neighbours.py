@@ -391,15 +391,17 @@ def _search(block_keys, m: int, n: int, k: int, exclude_self: bool,
             if in_place:
                 own = keys[rows, rows + start]
             keys[rows, rows + start] = np.inf
-        if shift is None:
-            out[start:stop] = smallest_k(keys, int(k))
-        elif k < n:
-            out[start:stop] = _smallest_k_shifted(keys, shift, int(k))
-        else:
-            keys += shift
-            out[start:stop] = smallest_k(keys, int(k))
-        if exclude_self and in_place:
-            keys[rows, rows + start] = own
+        try:
+            if shift is None:
+                out[start:stop] = smallest_k(keys, int(k))
+            elif k < n:
+                out[start:stop] = _smallest_k_shifted(keys, shift, int(k))
+            else:
+                keys += shift
+                out[start:stop] = smallest_k(keys, int(k))
+        finally:
+            if exclude_self and in_place:  # the stored keys as they were
+                keys[rows, rows + start] = own
     return out
 
 
