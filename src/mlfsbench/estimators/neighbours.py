@@ -180,7 +180,7 @@ def smallest_k(D: np.ndarray, k: int) -> np.ndarray:
         return np.argsort(D, axis=1, kind="stable")
     if _compiled(D):
         out = np.empty((b, k), dtype=np.intp)
-        _kernel()(D, D[0, :0], False, k, out)
+        _kernel()(D, np.empty(0, dtype=D.dtype), False, k, out)
         return out
     return _smallest_k_numpy(D, k)
 
