@@ -211,3 +211,17 @@ def test_index_adds_the_norms_as_the_keys_are_read(selection, exclude_self, k):
         keys[np.arange(len(X)), np.arange(len(X))] = np.inf
     got = index.kneighbors(Q, k, exclude_self=exclude_self)
     assert_array_equal(got, _reference(keys, k))
+
+
+def test_the_selection_compiles_without_a_writable_cache(monkeypatch):
+    """Where Numba finds no place to cache (a read-only install without a
+    writable home), the kernel is compiled for the process instead of
+    failing, and selects as before."""
+    caching = pytest.importorskip("numba.core.caching")
+    monkeypatch.setattr(caching.CacheImpl, "_locator_classes", [])
+    monkeypatch.delenv("NUMBA_CACHE_LOCATOR_CLASSES", raising=False)
+    monkeypatch.setattr(neighbours, "_KERNEL", [])
+    monkeypatch.setattr(neighbours, "COMPILED_SEARCH", True)
+    D = np.random.default_rng(5).integers(0, 6, (30, 200)).astype(float)
+    assert_array_equal(smallest_k(D, 4), _reference(D, 4))
+    assert type(neighbours._KERNEL[0]._cache).__name__ == "NullCache"

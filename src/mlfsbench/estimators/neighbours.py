@@ -204,7 +204,11 @@ def _kernel():
     if not _KERNEL:
         import numba
 
-        _KERNEL.append(numba.njit(cache=True, nogil=True)(_smallest_k_rows))
+        try:
+            kernel = numba.njit(cache=True, nogil=True)(_smallest_k_rows)
+        except RuntimeError:  # no writable cache (read-only install, HOME)
+            kernel = numba.njit(nogil=True)(_smallest_k_rows)  # compiled per process
+        _KERNEL.append(kernel)
     return _KERNEL[0]
 
 
