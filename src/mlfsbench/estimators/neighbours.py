@@ -174,15 +174,7 @@ def smallest_k(D: np.ndarray, k: int) -> np.ndarray:
     >>> smallest_k(np.array([[3.0, 1.0, 1.0, 0.0], [2.0, 2.0, 2.0, 2.0]]), 2).tolist()
     [[3, 1], [0, 1]]
     """
-    D = np.ascontiguousarray(D)
-    b, n = D.shape
-    if k >= n:
-        return np.argsort(D, axis=1, kind="stable")
-    if _compiled(D):
-        out = np.empty((b, k), dtype=np.intp)
-        _kernel()(D, np.empty(0, dtype=D.dtype), False, k, out)
-        return out
-    return _smallest_k_numpy(D, k)
+    return _smallest_k_shifted(D, None, k)
 
 
 def _compiled(D) -> bool:
@@ -212,19 +204,28 @@ def _kernel():
     return _KERNEL[0]
 
 
-def _smallest_k_shifted(D: np.ndarray, shift: np.ndarray, k: int) -> np.ndarray:
-    """``smallest_k(D + shift, k)`` for a row ``shift`` (``k < n_columns``).
+def _smallest_k_shifted(D: np.ndarray, shift: np.ndarray | None, k: int) -> np.ndarray:
+    """``smallest_k(D + shift, k)`` for a row ``shift`` (``None``: none).
 
     The compiled selection adds ``shift`` as it reads (the same float
-    additions as ``D += shift``, without a pass writing them); the NumPy one
-    adds in place, so ``D`` is then changed.
+    additions as ``D += shift``, without a pass writing them); the stable
+    sort (``k`` of the whole row) and the NumPy selection add it in place,
+    so ``D`` is then changed.
     """
     D = np.ascontiguousarray(D)
-    if not _compiled(D):
+    b, n = D.shape
+    if shift is not None and (k >= n or not _compiled(D)):
         D += shift
-        return smallest_k(D, k)
-    out = np.empty((D.shape[0], k), dtype=np.intp)
-    _kernel()(D, np.ascontiguousarray(shift, dtype=D.dtype), True, k, out)
+        shift = None
+    if k >= n:
+        return np.argsort(D, axis=1, kind="stable")
+    if not _compiled(D):
+        return _smallest_k_numpy(D, k)
+    out = np.empty((b, k), dtype=np.intp)
+    if shift is None:
+        _kernel()(D, np.empty(0, dtype=D.dtype), False, k, out)
+    else:
+        _kernel()(D, np.ascontiguousarray(shift, dtype=D.dtype), True, k, out)
     return out
 
 
@@ -396,13 +397,7 @@ def _search(block_keys, m: int, n: int, k: int, exclude_self: bool,
                 own = keys[rows, rows + start]
             keys[rows, rows + start] = np.inf
         try:
-            if shift is None:
-                out[start:stop] = smallest_k(keys, int(k))
-            elif k < n:
-                out[start:stop] = _smallest_k_shifted(keys, shift, int(k))
-            else:
-                keys += shift
-                out[start:stop] = smallest_k(keys, int(k))
+            out[start:stop] = _smallest_k_shifted(keys, shift, int(k))
         finally:
             if exclude_self and in_place:  # the stored keys as they were
                 keys[rows, rows + start] = own
@@ -539,14 +534,12 @@ class NestedKeys:
         # and every BLAS partial sum too, in any order.
         top = max(_max_abs(X_train), _max_abs(X_test), 1.0)
         self._top2 = top * top
-        self._single = SINGLE_KEYS and (
-            (3.0 * X_train.shape[1] * self._top2 + 1.0) * n < 2.0 ** 24)
-        dtype = np.float32 if self._single else np.float64
         # the finished keys n (|t|^2 - 2 q.t) + t are integers of magnitude
         # below (3 * columns * top**2 + 1) * n: exact in the keys' precision
-        limit = 2.0 ** 24 if self._single else 2.0 ** 52
-        self._ready = READY_KEYS and (
-            (3.0 * X_train.shape[1] * self._top2 + 1.0) * n < limit)
+        bound = (3.0 * X_train.shape[1] * self._top2 + 1.0) * n
+        self._single = SINGLE_KEYS and bound < 2.0 ** 24
+        dtype = np.float32 if self._single else np.float64
+        self._ready = READY_KEYS and bound < (2.0 ** 24 if self._single else 2.0 ** 52)
         self._n = n
         self._done = np.zeros(X_train.shape[1], dtype=bool)
         self._train_keys = np.zeros((n, n), dtype=dtype)
@@ -594,22 +587,19 @@ class NestedKeys:
             T, Q = T.toarray(), Q.toarray()
         gemm, dtype = ((_gemm32, np.float32) if self._single
                        else (_gemm, np.float64))
-        if not self._ready:
-            Tf = np.asfortranarray(T, dtype=dtype)
-            Qf = np.asfortranarray(Q, dtype=dtype)
-            # keys.T (column-major) += -2 T Q' in place, one BLAS call
-            for keys, rows in ((self._train_keys, Tf), (self._test_keys, Qf)):
-                gemm(-2.0, Tf, rows, 1.0, keys.T, trans_b=True, overwrite_c=True)
-            return
-        # keys.T += [T, |t|^2] [-2 n R, n]' = n (|t|^2 - 2 T R'): the norms
-        # ride in the same BLAS call as one more inner column
-        c = new.size
-        A = np.empty((T.shape[0], c + 1), dtype=dtype, order="F")
-        A[:, :c], A[:, c] = T, sq
+        # keys.T (column-major) += [T, |t|^2] [-2 n R, n]' = n (|t|^2 - 2 T R')
+        # in place, one BLAS call: for ready keys the norms ride as one more
+        # inner column; the others take -2 T R' alone
+        c, extra = new.size, int(self._ready)
+        A = np.empty((T.shape[0], c + extra), dtype=dtype, order="F")
+        A[:, :c] = T
+        if extra:
+            A[:, c] = sq
         for keys, R in ((self._train_keys, T), (self._test_keys, Q)):
-            B = np.empty((R.shape[0], c + 1), dtype=dtype, order="F")
+            B = np.empty((R.shape[0], c + extra), dtype=dtype, order="F")
             np.multiply(R, -2.0 * scale, out=B[:, :c], casting="unsafe")
-            B[:, c] = scale
+            if extra:
+                B[:, c] = scale
             gemm(1.0, A, B, 1.0, keys.T, trans_b=True, overwrite_c=True)
 
     @staticmethod
