@@ -5,10 +5,14 @@ rule claims:
         claims=claims_file,
         printed=printed_file,
         summary=rules.aggregate.output.summary,
+        # every fold's value: the paired comparisons behind the noise labels
+        metrics=rules.aggregate.output.metrics,
         runtime=rules.runtime.output.table,
         stats=experiment_stats_files,
     output:
         table="results/{experiment}/tables/claims.tsv",
+        # the verdicts under each option of the claims file's scoring readings
+        scoring="results/{experiment}/tables/scoring.tsv",
         html=report(
             "results/{experiment}/tables/claims.html",
             caption="../report/claims.rst",
@@ -40,6 +44,7 @@ rule claims:
 rule readings:
     input:
         favoured=rules.claims.output.table,
+        scoring=rules.claims.output.scoring,
         variants=variant_claims,
     output:
         readings="results/{experiment}/tables/readings.tsv",

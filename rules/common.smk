@@ -62,7 +62,8 @@ experiment_datasets, stats_metrics = PLAN.experiment_datasets, PLAN.stats_metric
 def variant_claims(wildcards):
     """The verdict tables of an experiment's variants, in declaration order."""
     out = rules.claims.output.table
-    return [out.format(experiment=v) for v, _, _ in PLAN.variants[wildcards.experiment]]
+    variants = PLAN.variants.get(wildcards.experiment, [])
+    return [out.format(experiment=v) for v, _, _ in variants]
 
 
 def raw_sha256(wildcards):
@@ -142,7 +143,7 @@ def claims_targets():
     robust = rules.readings.output.robust
     claims = {e: x for e, x in MAIN_EXPERIMENTS.items() if x.get("claims")}
     return [out.format(experiment=e) for e in claims] + [
-        robust.format(experiment=e) for e in claims if e in PLAN.readings
+        robust.format(experiment=e) for e in claims if PLAN.robust(e)
     ]
 
 

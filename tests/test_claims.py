@@ -346,7 +346,7 @@ def test_evaluate_claims_filters_by_experiment(results):
     assert table["claim"].tolist() == ["c"]
     assert table.columns.tolist() == ["claim", "statement", "source", "paper",
                                       "printed", "ours", "ours_sd", "n", "margin",
-                                      "robust", "verdict", "note"]
+                                      "robust", "verdict", "note", "datasets", "how"]
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -374,7 +374,8 @@ def test_bad_claims_file_names_the_problem(tmp_path):
     path = tmp_path / "x.claims.yaml"
     path.write_text(yaml.safe_dump({"study": "x", "paper": "p", "experiment": "x",
                                     "claims": [claim("value")]}))
-    with pytest.raises(ValueError, match="x.claims.yaml: claims/0"):
+    with pytest.raises(ValueError, match="x.claims.yaml: claim c \\(value\\): "
+                       "'quantity' is a required property"):
         load_claims(path)
 
 
@@ -536,14 +537,15 @@ def value_claim(paper, tolerance, metric="hamming_loss", **kw):
 
 def test_a_value_claim_decided_within_fold_noise_says_so():
     # invented numbers: ours 0.200 +- 0.010 over 10 folds; the paper 0.208,
-    # tolerance 0.01: inside by 0.002, a fifth of one s.d.
+    # tolerance 0.01: inside by 0.002; the mean's 95 % interval is
+    # t(0.975, 9) * 0.010 / sqrt(10) = 2.2622 * 0.003162 = 0.0072 wide each way
     row = verdict(value_claim(0.208, 0.01), one_cell(0.200, 0.010))
     assert row["verdict"] == REPRODUCED
     assert row["ours"] == "0.2000 ± 0.0100 s.d., n = 10 (difference -0.0080)"
     assert (row["ours_sd"], row["n"], row["margin"]) == ("0.0100", "10", "+0.0020")
     assert row["robust"] == "within fold noise"
-    assert "decided by a margin of 0.0020, less than one s.d. over folds " \
-           "(0.0100)" in row["note"]
+    assert ("decided by its margin to the tolerance, 0.0020, inside the 95 % "
+            "interval (s.e. of the mean x t 0.0072 (95 %, n = 10))") in row["note"]
     # the same numbers with a spread of 0.001: the margin is beyond the noise
     row = verdict(value_claim(0.208, 0.01), one_cell(0.200, 0.001))
     assert (row["verdict"], row["robust"], row["note"]) == (
@@ -605,8 +607,10 @@ def test_a_value_within_tolerance_is_not_reproduced_when_worst_of_its_row(result
                                                  "ordering": "row"}, companion]},
                             "x", results).set_index("claim")
     assert table.at["v", "verdict"] == NOT_REPRODUCED
-    assert "but worse than every other method of row on this cell (their best " \
-           "0.1000)" in table.at["v", "note"]
+    # the paper's 0.30 is printed with one decimal: mid is better by 0.10, a
+    # whole printed unit
+    assert ("but worse than every other method of row on this cell by at least "
+            "the printed 0.1 (nearest: mid, better by 0.1000)") in table.at["v", "note"]
     # 'mid' (0.20) is not the worst: its value stands
     mid = {**value, "id": "v", "ordering": "row", "paper": 0.20,
            "quantity": {**q, "method": "mid"}}
@@ -690,8 +694,10 @@ def test_the_ordering_check_fails_on_an_unordered_value_claim():
 @pytest.mark.parametrize("paper", PAPERS)
 def test_no_shipped_value_claim_passes_while_ours_is_worst_of_its_row(paper):
     """Synthetic results per shipped value claim with a companion: ours equal
-    to the paper's value, every other method of the companion's row a little
-    better. Within the tolerance, the claim still must not be reproduced."""
+    to the paper's value, every other method of the companion's row better
+    by one unit of the paper's printed precision (Lee prints 3 decimals; a
+    smaller gap is a tie as printed). Within the tolerance, the claim still
+    must not be reproduced."""
     data = load_claims(REPO / "config" / "papers" / f"{paper}.claims.yaml")
     by_id = {c["id"]: c for c in data["claims"]}
     study = printed_study(paper)
@@ -700,7 +706,7 @@ def test_no_shipped_value_claim_passes_while_ours_is_worst_of_its_row(paper):
         if c["rule"] != "value" or c.get("ordering", "none") == "none":
             continue
         q, companion = c["quantity"], by_id[c["ordering"]]
-        step = 1e-4 if GREATER_IS_BETTER[q["metric"]] else -1e-4
+        step = 1e-3 if GREATER_IS_BETTER[q["metric"]] else -1e-3
         rows = []
         for m in companion["quantity"]["methods"]:
             v = float(c["paper"]) + (0 if m == q["method"] else step)
@@ -865,41 +871,6 @@ def test_write_claims_reads_the_printed_file_beside_the_claims_file(tmp_path, ca
     assert "    printed: the paper's own Table 1 on these 2 datasets: mid best on " \
            "0 of 2" in text
     assert "1 reproduced, 1 not checkable here" in text
-
-
-def test_better_cells_decided_within_fold_noise(results):
-    # K = 2: good 0.10 / 0.11 against mid 0.20 / 0.21, s.d. 0.01: beyond
-    q = {"metric": "hamming_loss", "datasets": ["a", "b"], "better": ["good"],
-         "worse": ["mid"], "n_features": 2}
-    row = verdict(claim("better", quantity=q), results)
-    assert (row["verdict"], row["robust"], row["n"], row["note"]) == (
-        REPRODUCED, "beyond fold noise", "2", "")
-    # the same means with an s.d. of 0.15: both cells could flip
-    noisy = summary_frame().assign(std=0.15)
-    row = verdict(claim("better", quantity=q), Results("nowhere", summary=noisy))
-    assert (row["verdict"], row["robust"]) == (REPRODUCED, "within fold noise")
-    assert row["note"] == "2 of 2 cells decided by less than one s.d. over folds"
-    # one noisy cell of two with min_fraction 0.5: the verdict stands
-    one = noisy.assign(std=[0.15 if d == "a" else 0.01 for d in noisy["dataset"]])
-    row = verdict(claim("better", quantity=q, min_fraction=0.5),
-                  Results("nowhere", summary=one))
-    assert (row["verdict"], row["robust"]) == (REPRODUCED, "beyond fold noise")
-    assert row["note"] == "1 of 2 cells decided by less than one s.d. over folds"
-
-
-def test_winner_cells_decided_within_fold_noise(results):
-    # K = 1 on b: mid 0.05 wins against good 0.13 (s.d. 0.01): beyond
-    q = {"metric": "hamming_loss", "datasets": ["b"],
-         "methods": ["good", "mid", "bad"], "n_features": 1}
-    row = verdict(claim("winner", quantity=q, paper="mid"), results)
-    assert (row["verdict"], row["robust"]) == (REPRODUCED, "beyond fold noise")
-    noisy = Results("nowhere", summary=summary_frame().assign(std=0.1))
-    row = verdict(claim("winner", quantity=q, paper="good"), noisy)
-    assert (row["verdict"], row["robust"]) == (NOT_REPRODUCED, "within fold noise")
-    # the rank score over K has no spread to compare with
-    row = verdict(claim("winner", quantity={**q, "n_features": "mean-rank"},
-                        paper="mid"), noisy)
-    assert row["robust"] == ""
 
 
 @pytest.mark.parametrize("paper", ["doquire2013", "lee2016", "spolaor2013"])

@@ -91,11 +91,19 @@ def test_claims_of_every_study_in_one_table(tmp_path, capsys):
     assert main(["claims", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "[reproduced] b-study: b-study-0 (Table 1)" in out
-    counts = [line.split() for line in out.splitlines()[-3:]]
+    verdicts, robust = out.split("\n\nrobust verdicts")
+    counts = [line.split() for line in verdicts.splitlines()[-3:]]
     # study, reproduced, not reproduced, not checkable here, claims
     assert counts == [["a-study", "0", "0", "1", "1"],
                       ["b-study", "2", "1", "0", "3"],
                       ["all", "2", "1", "1", "4"]]
+    # the tally a referee signs: robust verdicts, depends, not checkable,
+    # weak claims (reproduced, not, other), claims, and the rate over the
+    # robust verdicts of the claims that are not weak
+    assert [line.split() for line in robust.splitlines()[-3:]] == [
+        ["a-study", "0", "0", "0", "1", "0", "0", "0", "1"],
+        ["b-study", "2", "1", "0", "0", "0", "0", "0", "3", "67", "%"],
+        ["all", "2", "1", "0", "1", "0", "0", "0", "4", "67", "%"]]
     assert out.index("a-study-0") < out.index("b-study-0")
     assert main(["claims", str(tmp_path), "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)

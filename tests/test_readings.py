@@ -128,3 +128,75 @@ def test_written_tables_and_the_claims_command(tmp_path, capsys):
          "1", "1", "0", "2"],
         ["s", "mlknn-scale=scaled", "2", "0", "0", "2"],
         ["s", "grid=union", "1", "1", "0", "2"]]
+
+
+# ---------------------------------------------------------------- issue 34
+def with_datasets(table: pd.DataFrame, **datasets) -> pd.DataFrame:
+    return table.assign(datasets=[datasets.get(c, "") for c in table["claim"]])
+
+
+def test_l5_an_option_judged_on_other_datasets_did_not_judge_the_claim():
+    # Lee 2016's glmfit reading ran on yeast and genbase only: its verdict on
+    # a claim over eight datasets judged another claim
+    spec = {"solver": {"favoured": "lbfgs", "options": {"lbfgs": {}, "glmfit": {}}}}
+    main = with_datasets(verdicts(a=N, b=N), a="bibtex,enron,genbase,yeast",
+                         b="yeast")
+    glmfit = with_datasets(verdicts(a=R, b=R), a="genbase,yeast", b="yeast")
+    long, robust = combine_readings(main, [("solver", "glmfit", glmfit)], spec)
+    assert robust["robustness"].tolist() == [
+        "not reproduced under every reading that judged it "
+        "(not judged with solver=glmfit)",
+        "depends on solver: reproduced with glmfit"]
+    # the readings table keeps the variant's own verdict and its datasets
+    row = long[(long["claim"] == "a") & (long["option"] == "glmfit")].iloc[0]
+    assert (row["verdict"], row["datasets"]) == (R, "genbase,yeast")
+
+
+def test_l6_a_claim_not_checkable_under_the_favoured_readings_is_never_reproduced():
+    spec = {"grid": {"favoured": "paper", "options": {"paper": {}, "extended": {}}}}
+    long, robust = combine_readings(verdicts(a=C), [("grid", "extended",
+                                                     verdicts(a=R))], spec)
+    word = robust["robustness"].iloc[0]
+    assert word == ("not checkable here under the favoured readings "
+                    "(reproduced with grid=extended)")
+    assert not word.startswith(("reproduced", "depends"))
+
+
+def test_a_probe_is_shown_but_makes_no_claim_depend():
+    spec = {"scale": {"favoured": "raw", "options": {"raw": {}, "scaled": {}}},
+            "grid": {"favoured": "paper", "probe": True,
+                     "options": {"paper": {}, "union": {}}}}
+    long, robust = combine_readings(
+        verdicts(a=R, b=N), [("scale", "scaled", verdicts(a=R, b=N)),
+                             ("grid", "union", verdicts(a=N, b=N))], spec)
+    assert robust["robustness"].tolist() == [
+        "reproduced under every reading; probe grid=union: not reproduced",
+        "not reproduced under every reading"]
+    assert set(robust["favoured"]) == {"scale=raw"}
+    assert long[long["reading"] == "grid"]["probe"].tolist() == ["yes"] * 4
+
+
+def test_scoring_readings_join_the_experiment_readings(tmp_path):
+    # the claims stage's scoring.tsv: every claim under each option of the
+    # claims file's readings, the favoured ones marked
+    scoring = pd.DataFrame(
+        [["a", "test", "sd", "yes", R, "r", ""],
+         ["b", "test", "sd", "yes", N, "n", ""],
+         ["a", "test", "paired", "", R, "r", ""],
+         ["b", "test", "paired", "", R, "r", ""]],
+        columns=["claim", "reading", "option", "favoured", "verdict", "ours",
+                 "datasets"])
+    paths = {}
+    for name, table in {"main": verdicts(a=R, b=N), "scoring": scoring,
+                        "scaled": verdicts(a=N, b=N)}.items():
+        paths[name] = tmp_path / f"{name}.tsv"
+        table.to_csv(paths[name], sep="\t", index=False)
+    spec = {"scale": {"favoured": "raw", "options": {"raw": {}, "scaled": {}}}}
+    robust = write_readings(paths["main"], [("scale", "scaled", paths["scaled"])],
+                            spec, tmp_path / "readings.tsv", tmp_path / "robust.tsv",
+                            scoring=paths["scoring"])
+    assert robust["robustness"].tolist() == [
+        "depends on scale: reproduced with raw",
+        "depends on test: reproduced with paired"]
+    assert set(robust["favoured"]) == {"scale=raw, test=sd"}
+    assert robust["verdict:test=paired"].tolist() == [R, R]

@@ -438,7 +438,7 @@ def test_documentation_edits_rerun_nothing(completed, mirror):
                                      paper_table=2)),
     # tiny has no claims file: of its jobs only the summary page, which links
     # claims to their evidence through the claims module, reaches it
-    ("report/claims.py", Counter(summary=1, all=1)),
+    ("report/claims/_base.py", Counter(summary=1, all=1)),
 ])
 def test_code_edits_rerun_the_jobs_that_depend_on_them(completed, mirror, module,
                                                        expected):
@@ -474,7 +474,7 @@ def test_claim_rule_edits_rerun_that_studys_claims_only(tmp_path, completed,
     verdicts = pd.read_csv(workdir / "results/tiny/tables/claims.tsv", sep="\t")
     assert verdicts["verdict"].tolist() == ["reproduced"]
     assert planned(workdir, mirror, configfile) == []
-    env = _edited_package(workdir, "report/claims.py")
+    env = _edited_package(workdir, "report/claims/rules/value.py")
     assert rules_of(planned(workdir, mirror, configfile, env=env)) == Counter(
         claims=1, summary=1, all=1)
     env = _edited_package(workdir, "report/cd_diagram.py")

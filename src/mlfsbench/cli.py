@@ -486,6 +486,13 @@ def cmd_claims(args) -> int:
                               for i in range(len(verdicts))),
                      str(sum(int(r[-1]) for r in rows))])
         print(_plain_table(["study", *verdicts, "claims"], rows))
+    from mlfsbench.report.tally import TALLY_COLUMNS, tally_rows
+
+    print()
+    print("robust verdicts (the same under every reading that judged them), weak "
+          "claims apart; rate: reproduced of the robust verdicts of the claims "
+          "that are not weak")
+    print(_plain_table(["study", *TALLY_COLUMNS], tally_rows(tables)))
     by_reading = reading_counts(tables)
     if by_reading:
         print()

@@ -44,9 +44,12 @@ PathLike = str | os.PathLike
 REPRODUCED = "reproduced"
 #: A claim a variant's table does not have.
 ABSENT = "absent"
+#: A verdict a variant gave on other datasets than the favoured run's.
+OTHER_DATASETS = "judged on other datasets"
 #: The verdicts that judge a claim (the others say it could not be judged).
 JUDGED = frozenset({REPRODUCED, "not reproduced"})
-READINGS_COLUMNS = ["claim", "reading", "option", "favoured", "verdict", "ours"]
+READINGS_COLUMNS = ["claim", "reading", "option", "favoured", "probe", "verdict",
+                    "ours", "datasets"]
 
 
 def variant_column(reading: str, option: str) -> str:
@@ -58,16 +61,24 @@ def variant_column(reading: str, option: str) -> str:
     return f"verdict:{reading}={option}"
 
 
-def robustness(verdicts: Mapping[str, Mapping[str, str]]) -> str:
+def robustness(verdicts: Mapping[str, Mapping[str, str]],
+               favoured: Mapping[str, str] | None = None,
+               probes: Mapping[str, Mapping[str, str]] | None = None) -> str:
     """The robustness word of one claim from its verdict under each option
     of each reading (reading -> option -> verdict; each reading's favoured
-    option carries the main verdict).
+    option, ``favoured[reading]``, carries the main verdict).
 
     Only options that judged the claim (``reproduced`` or ``not reproduced``)
-    decide it: an option under which the claim is ``not checkable here`` or
-    absent (a variant run on fewer datasets than the claim names, such as
-    Lee 2016's glmfit reading on yeast and genbase only) does not make the
-    verdict depend on that reading; it is named as not judged instead.
+    decide it: an option under which the claim is ``not checkable here``,
+    absent, or judged on other datasets than the favoured run (Lee 2016's
+    glmfit reading on two of eight datasets) does not make the verdict
+    depend on that reading; it is named as not judged instead. A main
+    verdict that did not judge the claim stays the word's first part: a
+    claim not checkable under the favoured readings is never called
+    reproduced because another reading reproduced it. ``probes`` (reading ->
+    option -> verdict) are robustness probes, not open choices of the
+    paper: a probe that disagrees is named after the word and makes no
+    claim depend on it.
 
     >>> robustness({"scale": {"raw": "not reproduced", "scaled": "not reproduced"}})
     'not reproduced under every reading'
@@ -75,7 +86,37 @@ def robustness(verdicts: Mapping[str, Mapping[str, str]]) -> str:
     'not reproduced under every reading that judged it (not judged with grid=b)'
     >>> robustness({"grid": {"a": "not checkable here", "b": "absent"}})
     'not checkable here under every reading'
+    >>> robustness({"grid": {"a": "not checkable here", "b": "reproduced"}},
+    ...            favoured={"grid": "a"})
+    'not checkable here under the favoured readings (reproduced with grid=b)'
     """
+    word = _robustness(verdicts, favoured)
+    disagree = []
+    main = _main_verdict(verdicts, favoured)
+    for reading, options in (probes or {}).items():
+        for option, verdict in options.items():
+            if verdict in JUDGED and verdict != main and main in JUDGED:
+                disagree.append(f"{reading}={option}: {verdict}")
+    if disagree:
+        word += f"; probe {', '.join(disagree)}"
+    return word
+
+
+def _main_verdict(verdicts, favoured):
+    for reading, options in verdicts.items():
+        if favoured and reading in favoured and favoured[reading] in options:
+            return options[favoured[reading]]
+    return None
+
+
+def _robustness(verdicts, favoured):
+    main = _main_verdict(verdicts, favoured)
+    if main is not None and main not in JUDGED:
+        others = [f"{v} with {r}={o}" for r, options in verdicts.items()
+                  for o, v in options.items()
+                  if v in JUDGED and o != favoured.get(r)]
+        word = f"{main} under the favoured readings"
+        return word + (f" ({'; '.join(others)})" if others else "")
     judged = {r: {o: v for o, v in options.items() if v in JUDGED}
               for r, options in verdicts.items()}
     unjudged = [f"{r}={o}" for r, options in verdicts.items()
@@ -84,7 +125,7 @@ def robustness(verdicts: Mapping[str, Mapping[str, str]]) -> str:
     if not every:
         # nothing judged it: the plain word over whatever the options say
         every = ({v for options in verdicts.values() for v in options.values()}
-                 - {ABSENT}) or {ABSENT}
+                 - {ABSENT, OTHER_DATASETS}) or {ABSENT}
         if len(every) == 1:
             return f"{every.pop()} under every reading"
         judged, unjudged = dict(verdicts), []
@@ -121,9 +162,15 @@ def combine_readings(favoured: pd.DataFrame,
     """``(readings table, robust claims table)`` of one study.
 
     ``favoured`` is the experiment's own verdict table (``claims.tsv``: a
-    ``claim``, ``verdict`` and ``ours`` column at least), ``variants`` the
-    ``(reading, option, table)`` of each variant, ``readings`` the declared
-    readings (reading -> its spec with ``favoured`` and ``options``).
+    ``claim``, ``verdict`` and ``ours`` column at least, and ``datasets``,
+    the datasets each verdict was judged on), ``variants`` the ``(reading,
+    option, table)`` of each variant (an experiment variant's
+    ``claims.tsv``, or a scoring reading's rows of ``scoring.tsv``),
+    ``readings`` the declared readings (reading -> its spec with
+    ``favoured``, ``options`` and optionally ``probe: true``). A variant's
+    verdict on other datasets than the favoured one's is
+    :data:`OTHER_DATASETS` for the robustness word (its own verdict stays in
+    the readings table).
     """
     main = favoured.set_index("claim")
     tables = {(r, o): t.set_index("claim") for r, o, t in variants}
@@ -132,31 +179,70 @@ def combine_readings(favoured: pd.DataFrame,
     if missing:
         raise ValueError("no verdict table for the variant(s) "
                          + ", ".join(f"{r}={o}" for r, o in missing))
+    favoured_options = {r: spec["favoured"] for r, spec in readings.items()}
     rows, words, columns = [], [], {variant_column(r, o): [] for r, o in tables}
     for claim in main.index:
         grid: dict[str, dict[str, str]] = {}
+        probes: dict[str, dict[str, str]] = {}
+        judged_on = _datasets(main, claim)
         for reading, spec in readings.items():
-            grid[reading] = {}
+            target = probes if spec.get("probe") else grid
+            target[reading] = {}
             for option in spec["options"]:
                 is_main = option == spec["favoured"]
                 table = main if is_main else tables[(reading, option)]
                 found = claim in table.index
                 verdict = str(table.at[claim, "verdict"]) if found else ABSENT
                 ours = str(table.at[claim, "ours"]) if found else ""
-                grid[reading][option] = verdict
+                where = _datasets(table, claim) if found else ""
+                word = verdict
+                if (not is_main and verdict in JUDGED and judged_on
+                        and where and where != judged_on):
+                    word = OTHER_DATASETS
+                target[reading][option] = word
                 rows.append([claim, reading, option, "yes" if is_main else "",
-                             verdict, "" if ours == "nan" else ours])
+                             "yes" if spec.get("probe") else "", verdict,
+                             "" if ours == "nan" else ours, where])
                 if not is_main:
                     columns[variant_column(reading, option)].append(verdict)
-        words.append(robustness(grid))
+        if not grid:  # only probes: the favoured verdict under every reading
+            grid = {"": {"": str(main.at[claim, "verdict"])}}
+        words.append(robustness(grid, favoured_options, probes))
     long = pd.DataFrame(rows, columns=READINGS_COLUMNS)
     robust = favoured.copy()
     robust["robustness"] = words
     robust["favoured"] = ", ".join(f"{r}={spec['favoured']}"
-                                   for r, spec in readings.items())
+                                   for r, spec in readings.items()
+                                   if not spec.get("probe"))
     for name, values in columns.items():
         robust[name] = values
     return long, robust
+
+
+def _datasets(table: pd.DataFrame, claim: str) -> str:
+    if "datasets" not in table.columns:
+        return ""
+    value = table.at[claim, "datasets"]
+    return "" if pd.isna(value) or str(value) == "nan" else str(value)
+
+
+def scoring_readings(scoring: pd.DataFrame) -> tuple[
+        dict[str, dict[str, Any]], list[tuple[str, str, pd.DataFrame]]]:
+    """The scoring readings of ``scoring.tsv`` (the claims stage's verdicts
+    under each option of the claims file's ``readings:``): their specs
+    (reading -> ``favoured``, ``options``) and the non-favoured options'
+    verdict tables, as :func:`combine_readings` takes them."""
+    specs: dict[str, dict[str, Any]] = {}
+    variants = []
+    for (reading, option), rows in scoring.groupby(["reading", "option"], sort=False):
+        spec = specs.setdefault(reading, {"favoured": None, "options": {}})
+        spec["options"][option] = {}
+        if (rows["favoured"] == "yes").all():
+            spec["favoured"] = option
+        else:
+            variants.append((reading, option, rows.drop(
+                columns=["reading", "option", "favoured"]).reset_index(drop=True)))
+    return specs, variants
 
 
 def _read_tsv(path: PathLike) -> pd.DataFrame:
@@ -165,11 +251,22 @@ def _read_tsv(path: PathLike) -> pd.DataFrame:
 
 def write_readings(favoured: PathLike, variants: Sequence[tuple[str, str, PathLike]],
                    readings: Mapping[str, Mapping[str, Any]],
-                   readings_out: PathLike, robust_out: PathLike) -> pd.DataFrame:
-    """The ``readings`` rule: read the verdict tables, write ``readings.tsv``
-    and ``robust_claims.tsv`` (:func:`combine_readings`); return the latter."""
-    long, robust = combine_readings(
-        _read_tsv(favoured), [(r, o, _read_tsv(p)) for r, o, p in variants], readings)
+                   readings_out: PathLike, robust_out: PathLike,
+                   scoring: PathLike | None = None) -> pd.DataFrame:
+    """The ``readings`` rule: read the verdict tables (and the scoring
+    readings' ``scoring.tsv``), write ``readings.tsv`` and
+    ``robust_claims.tsv`` (:func:`combine_readings`); return the latter."""
+    pairs = [(r, o, _read_tsv(p)) for r, o, p in variants]
+    specs = dict(readings)
+    if scoring is not None:
+        extra, more = scoring_readings(_read_tsv(scoring))
+        clash = sorted(set(extra) & set(specs))
+        if clash:
+            raise ValueError(f"reading(s) {clash} declared both by the experiment "
+                             "and by its claims file")
+        specs.update(extra)
+        pairs += more
+    long, robust = combine_readings(_read_tsv(favoured), pairs, specs)
     write_text(readings_out, format_table(long))
     write_text(robust_out, format_table(robust))
     return robust

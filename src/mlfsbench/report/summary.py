@@ -30,6 +30,7 @@ from mlfsbench.report.claims import COLUMNS, NOT_CHECKABLE, NOT_REPRODUCED, REPR
 from mlfsbench.report.names import display_name, method_key, metric_label
 from mlfsbench.report.paper_tables import anchor, html_fragment
 from mlfsbench.report.render import CURVE_COLOURS
+from mlfsbench.report.tally import tally
 
 PathLike = str | os.PathLike
 
@@ -65,9 +66,6 @@ div.prose:has(.mlfs-summary){max-width:1200px}
 .mlfs-summary :target{outline:3px solid #e0a000}
 """
 
-#: The verdict words of the overview, in its column order; a verdict table
-#: may hold others (they get columns of their own after these).
-OVERVIEW_VERDICTS = (REPRODUCED, NOT_REPRODUCED, NOT_CHECKABLE)
 DEPENDS = "depends on a reading"
 
 
@@ -267,31 +265,37 @@ def experiment_section(name: str, info: Mapping[str, Any]) -> str:
 
 
 def overview(experiments: Mapping[str, Mapping[str, Any]]) -> str:
-    """The opening table: a row per study, its verdict counts, the datasets
-    it ran of the paper's, a link to its section."""
+    """The opening table: a row per study, its verdicts counted as a referee
+    would sign them (:func:`~mlfsbench.report.tally.tally`: robust
+    verdicts, those that depend on a reading, not checkable ones, weak claims
+    apart, the reproduction rate over the robust verdicts; the counts add up
+    to the claims), the datasets it ran of the paper's, a link to its
+    section."""
     tables = {n: _verdicts(i) for n, i in experiments.items()}
-    words = list(OVERVIEW_VERDICTS)
-    for t in tables.values():
-        if t is not None:
-            words += [v for v in t["verdict"].unique() if v not in words]
-    depends = any(t is not None and "robustness" in t for t in tables.values())
-    head = (["study"] + words + ([DEPENDS] if depends else [])
-            + ["datasets run of the paper's"])
+    head = ["study", REPRODUCED, NOT_REPRODUCED, DEPENDS, NOT_CHECKABLE,
+            "weak claims (reproduced / not / other)", "claims",
+            "rate (robust, not weak)", "datasets run of the paper's"]
+    classes = {"reproduced": "reproduced", "not reproduced": "not-reproduced",
+               "depends": "depends", "not checkable": "not-checkable-here"}
     rows = []
     for name, info in experiments.items():
         t = tables[name]
         link = (f"<a href='#summary-{html.escape(name)}'>{html.escape(name)}</a>")
         cells = [f"<td>{link}</td>"]
-        counts = t["verdict"].value_counts() if t is not None else {}
-        for w in words:
-            n = int(counts.get(w, 0)) if t is not None else None
-            klass = w.replace(" ", "-") if n else ""
-            cells.append(f"<td class='n {klass}'>{'' if n is None else n}</td>")
-        if depends:
-            n = (int(t["robustness"].str.startswith("depends").sum())
-                 if t is not None and "robustness" in t else None)
-            cells.append(f"<td class='n{' depends' if n else ''}'>"
+        counts = tally(t) if t is not None else None
+        for key, klass in classes.items():
+            n = None if counts is None else counts[key]
+            cells.append(f"<td class='n{' ' + klass if n else ''}'>"
                          f"{'' if n is None else n}</td>")
+        if counts is None:
+            cells += ["<td class='n'></td>"] * 3
+        else:
+            weak = (f"{counts['weak reproduced']} / {counts['weak not reproduced']}"
+                    f" / {counts['weak other']}")
+            rate = "" if counts["rate"] is None else f"{100 * counts['rate']:.0f} %"
+            cells += [f"<td class='n'>{weak}</td>",
+                      f"<td class='n'>{counts['claims']}</td>",
+                      f"<td class='n'>{rate}</td>"]
         ran = len(info.get("datasets", []))
         paper = ran + len(info.get("unavailable") or {})
         cells.append(f"<td class='n'>{ran} of {paper}</td>")

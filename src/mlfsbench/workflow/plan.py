@@ -150,6 +150,12 @@ class Plan:
     #: experiment -> its variants as ``(variant, reading, option)``
     variants: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
 
+    def robust(self, experiment: str) -> bool:
+        """Whether an experiment's verdicts are judged under readings: its
+        own (variants) or its claims file's scoring readings."""
+        x = self.experiments.get(experiment, {})
+        return experiment in self.readings or scoring_readings(x.get("claims"))
+
     @property
     def experiments(self) -> dict[str, dict[str, Any]]:
         return self.config["experiments"]
@@ -196,8 +202,8 @@ class Plan:
         """An experiment's readings and its variants' ``[reading, option]``, in
         declaration order (the readings rule's param)."""
         e = wildcards.experiment
-        return canonical({"readings": self.readings[e],
-                          "variants": [[r, o] for _, r, o in self.variants[e]]})
+        return canonical({"readings": self.readings.get(e, {}),
+                          "variants": [[r, o] for _, r, o in self.variants.get(e, [])]})
 
     @property
     def datasets(self) -> list[str]:
@@ -603,6 +609,16 @@ def exclude_unavailable(config: dict[str, Any]) -> dict[str, str]:
         if not x["datasets"]:
             del experiments[name]
     return reasons
+
+
+def scoring_readings(claims_file: str | None) -> bool:
+    """Whether a claims file declares scoring readings (its top-level
+    ``readings:``; the claims stage judges them, no job of their own)."""
+    if not claims_file or not os.path.exists(claims_file):
+        return False
+    from mlfsbench.yamlfile import load_yaml_file
+
+    return bool((load_yaml_file(claims_file) or {}).get("readings"))
 
 
 def make_plan(config: dict[str, Any],

@@ -1,0 +1,180 @@
+"""The verdict words, the verdict table's columns and the rule base class.
+
+A claim rule is one class (:class:`Rule`): its ``name`` (what a claims file
+writes as ``rule:``), the JSON-schema fragment a claim of that rule must
+meet (``schema``), the kind of evidence on the report page that decides it
+(``evidence``), its check on our results (:meth:`Rule.check`) and, where the
+paper prints the numbers the claim is about, its check on the paper's own
+printed tables (:meth:`Rule.printed`). :mod:`mlfsbench.report.claims.rules`
+lists the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+REPRODUCED = "reproduced"
+NOT_REPRODUCED = "not reproduced"
+NOT_CHECKABLE = "not checkable here"
+VERDICTS = (REPRODUCED, NOT_REPRODUCED, NOT_CHECKABLE)
+WITHIN_NOISE = "within fold noise"
+BEYOND_NOISE = "beyond fold noise"
+NO_SPREAD = "no spread (n = 1)"
+
+COLUMNS = ["claim", "statement", "source", "paper", "printed", "ours", "ours_sd", "n",
+           "margin", "robust", "verdict", "note", "datasets", "how"]
+"""The verdict table's columns, in order: the claim (``claim``, ``statement``,
+``source``); ``paper``, the paper's value or outcome (a value claim's
+tolerance labelled as such); ``printed``, what the paper's own printed table
+gives on the datasets run here (blank without ``printed:``); ``ours``, our
+result (a value: the mean over folds with its s.d.); ``ours_sd`` and ``n``,
+the s.d. over folds and the number of folds of a value claim's cell;
+``margin``, how far a value claim's result is inside (+) or outside (-) its
+tolerance; ``robust``, ``within fold noise`` when the comparison that decided
+the verdict is within its 95 % interval over folds
+(:mod:`mlfsbench.report.claims.noise`), ``beyond fold noise`` otherwise,
+``no spread (n = 1)`` on one split, or ``weak claim: <why>`` for a claim
+whose outcome is nearly guaranteed; ``verdict``; ``note``; ``datasets``, the
+datasets the verdict was judged on (comma-separated: a reading judged on
+other datasets did not judge the same claim); ``how``, the rule and its
+settings in words."""
+
+
+class NotCheckable(Exception):
+    """A claim that this run cannot check; the message is the reason."""
+
+
+@dataclass
+class Outcome:
+    """What a rule found: the verdict (``ok``), our result in words
+    (``ours``), a note, the datasets judged and any extra columns
+    (``robust``, ``margin``, ``ours_sd``, ``n``)."""
+
+    ok: bool
+    ours: str
+    note: str = ""
+    datasets: Sequence[str] = ()
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+class Rule:
+    """A kind of claim. Subclasses set ``name`` and implement :meth:`check`.
+
+    ``schema`` is a JSON-schema fragment that every claim of the rule must
+    meet (checked when the claims file is loaded, the error naming the file
+    and the claim); ``evidence`` names what decides the claim on the report
+    page: ``table`` (the regenerated paper table's rows), ``cd`` (the
+    critical-difference diagram of its metric), ``curves`` (the curves
+    against the number of features) or ``none``.
+    """
+
+    name: ClassVar[str] = ""
+    evidence: ClassVar[str] = "table"
+    schema: ClassVar[dict[str, Any]] = {}
+
+    def check(self, claim: Mapping[str, Any], results) -> Outcome:
+        raise NotImplementedError
+
+    def printed(self, claim: Mapping[str, Any], datasets: Sequence[str],
+                tables: Mapping[str, Any]) -> tuple[bool, str, str]:
+        """The claim computed from the paper's own printed tables
+        (metric -> :class:`~mlfsbench.evaluation.printed.PrintedTable`) on
+        ``datasets``: ``(holds, text, the part of the text that fails)``
+        (:func:`printed_outcome`). The default: this rule has no
+        printed check."""
+        raise ValueError(f"claim {claim['id']}: no printed check for a "
+                         f"{self.name} claim")
+
+    def describe(self, claim: Mapping[str, Any]) -> str:
+        """How the claim is checked, in words (the ``how`` column)."""
+        q = claim.get("quantity") or {}
+        k = q.get("n_features")
+        parts = [self.name]
+        if k is not None:
+            parts.append(f"at {k_words(k)}")
+        if "min_fraction" in claim:
+            parts.append(f"in at least {float(claim['min_fraction']):.3g} of the cells")
+        return ", ".join(parts)
+
+
+def k_words(k: Any) -> str:
+    """A claim's ``n_features`` in words.
+
+    >>> k_words("best"), k_words(50)
+    ('the best K (chosen on the other folds)', 'K = 50')
+    """
+    return {"all": "all features", "selected": "the selected subset",
+            "mean": "the mean over K", "best": "the best K (chosen on the other folds)",
+            "mean-rank": "the rank averaged over K",
+            "every": "every K"}.get(str(k), f"K = {k}")
+
+
+def metrics_of(q: Mapping[str, Any]) -> list[str]:
+    """The metric(s) of a claim's quantity, as a list."""
+    m = q.get("metric")
+    return list(m) if isinstance(m, list) else [m]
+
+
+def fmt(value: Any) -> str:
+    return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+
+def better(a: float, b: float, greater: bool) -> bool:
+    return a > b if greater else a < b
+
+
+def share_ok(held: int, total: int, need: float) -> bool:
+    return total > 0 and held / total >= need - 1e-12
+
+
+def claim_methods(q: Mapping[str, Any]) -> list[str]:
+    """Every method a claim's quantity names."""
+    if "methods" in q:
+        return list(q["methods"])
+    if "best" in q:
+        return [q["best"]]
+    if "method" in q:
+        return [q["method"]] + list(q.get("others", []))
+    return list(q.get("better", [])) + list(q.get("worse", []))
+
+
+def claim_datasets(claim: Mapping[str, Any], results) -> tuple[list[str], str]:
+    """The claim's datasets that this run has, and a note on the others;
+    NotCheckable when it has none of them."""
+    q = claim.get("quantity", {})
+    wanted = q.get("datasets") or ([q["dataset"]] if "dataset" in q else None)
+    if wanted is None:
+        return results.datasets, ""
+    have = [d for d in wanted if d in results.datasets]
+    missing = [d for d in wanted if d not in results.datasets]
+    unavailable = claim.get("_unavailable", {})
+    if not have:
+        reasons = "; ".join(f"{d}: {unavailable.get(d, 'not run in this experiment')}"
+                            for d in missing)
+        raise NotCheckable(f"no dataset of the claim is run here ({reasons})")
+    note = ""
+    if missing:
+        note = (f"on {len(have)} of the paper's {len(wanted)} datasets "
+                f"(without {', '.join(missing)})")
+    return have, note
+
+
+def join(*parts: str) -> str:
+    return "; ".join(p for p in parts if p)
+
+
+def printed_table(claim: Mapping[str, Any], tables: Mapping[str, Any], metric: str):
+    """The claim's printed table holding ``metric`` (ValueError otherwise)."""
+    if metric not in tables:
+        raise ValueError(f"claim {claim['id']}: none of its printed tables "
+                         f"{[t.id for t in tables.values()]} holds {metric}")
+    return tables[metric]
+
+
+def printed_outcome(parts: Sequence[tuple[bool, str]]) -> tuple[bool, str, str]:
+    """``(all hold, every part's text, the failing parts' text)`` of a
+    printed check made of parts (one per metric)."""
+    return (all(ok for ok, _ in parts), "; ".join(t for _, t in parts),
+            "; ".join(t for ok, t in parts if not ok))

@@ -1,0 +1,84 @@
+"""``artificial``: a selection on the generated problems of Doquire &
+Verleysen (2013, Sec. 5.1)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mlfsbench.report.claims._base import NotCheckable, Outcome, Rule, share_ok
+
+#: ``check`` -> what must hold of one draw's ranking (0-based features).
+CHECKS = {
+    "first": "the first selected feature is one of `features`",
+    "first_set": "the first `k` features are `features` in any order",
+    "top": "the first `k` features each come from a different group of `groups`",
+    "consecutive": "`features` occupy consecutive positions",
+    "zero_scores": "every score is 0",
+    "position": "one of `features` is at position `k` (1-based)",
+    "within_first": "every one of `features` is among the first `k`",
+    "last_set": "`features` are the last ones of the ranking, in any order",
+}
+
+
+def holds(check: str, ranking, score, q) -> bool:
+    """Whether ``check`` (:data:`CHECKS`) holds of one draw."""
+    r = [int(f) for f in ranking]
+    want = set(q.get("features", []))
+    k = int(q.get("k", len(want)))
+    if check == "first":
+        return r[0] in want
+    if check == "first_set":
+        return set(r[:k]) == want
+    if check == "top":
+        groups = [set(g) for g in q["groups"]]
+        hit = [next((i for i, g in enumerate(groups) if f in g), None) for f in r[:k]]
+        return None not in hit and len(set(hit)) == k
+    if check == "consecutive":
+        pos = sorted(r.index(f) for f in want)
+        return pos[-1] - pos[0] == len(pos) - 1
+    if check == "zero_scores":
+        return score is not None and bool(np.all(np.asarray(score) == 0))
+    if check == "position":
+        return r[k - 1] in want
+    if check == "within_first":
+        return want <= set(r[:k])
+    if check == "last_set":
+        return set(r[-len(want):]) == want
+    raise ValueError(f"unknown artificial check {check!r}")
+
+
+class Artificial(Rule):
+    """The selection on a generated problem (:mod:`mlfsbench.data.artificial`,
+    run by :mod:`mlfsbench.report.artificial`) over ``repeats`` draws: the
+    share of draws where ``check`` holds (:data:`CHECKS`) is at least
+    ``min_fraction`` (default 1)."""
+
+    name = "artificial"
+    evidence = "none"
+    schema = {"required": ["quantity"],
+              "properties": {"quantity": {"required": ["problem", "method", "check"]}}}
+
+    def describe(self, claim):
+        q = claim["quantity"]
+        return (f"{int(q.get('repeats', 20))} draws of problem {q['problem']}: "
+                f"{CHECKS[q['check']]}, in at least "
+                f"{float(claim.get('min_fraction', 1.0)):.3g} of them")
+
+    def check(self, claim, results):
+        from mlfsbench.report.artificial import run_problem
+
+        q = claim["quantity"]
+        params = dict(q.get("params", {}))
+        if "entry" in q:  # the experiment's entry, under this run's readings
+            if q["entry"] not in results.params:
+                raise NotCheckable(f"no selector {q['entry']!r} in this experiment")
+            params.update(results.params[q["entry"]](None))
+        rankings, scores = run_problem(q["problem"], q["method"], params,
+                                       repeats=int(q.get("repeats", 20)),
+                                       n=int(q.get("n", 1000)),
+                                       discretize=q.get("discretize"))
+        held = sum(holds(q["check"], r, s, q)
+                   for r, s in zip(rankings, scores, strict=True))
+        need = float(claim.get("min_fraction", 1.0))
+        return Outcome(share_ok(held, len(rankings), need),
+                       f"holds in {held} of {len(rankings)} draws", "", ())
