@@ -143,7 +143,7 @@ def test_sechidis2019_new_claims_name_configured_methods():
             assert used and all(m in names for m in used), c["id"]
     fig4 = [c for c in claims_for(data, "sechidis2019-mt")
             if c["id"].startswith("fig4-")]
-    # the six statements of Fig. 4 (and the two earlier claims)
+    # the six statements of Fig. 4
     assert {c["quantity"]["dataset"] for c in fig4} == {
         "atp1d", "atp7d", "oes97", "oes10", "osales", "scm20d"}
 
