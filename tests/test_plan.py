@@ -244,6 +244,12 @@ def test_favoured_options_run_under_the_experiments_name():
                                   "medical")[:2] == [1, 2]
     assert "readings" not in main
     assert plan.readings["li2017"]["grid"]["favoured"] == "paper-figure"
+    # the union grid is a probe (Sec. 5.3 states the grids): the flag reaches
+    # the readings job's spec
+    spec = plan.readings_spec(SimpleNamespace(experiment="li2017"))
+    assert spec["readings"]["grid"]["probe"] is True
+    assert "probe" not in spec["readings"]["mlknn-scale"]
+    assert spec["variants"] == [["mlknn-scale", "scaled"], ["grid", "union"]]
     # the union of the per-dataset grids is the experiment's (tables, stability)
     assert plan.grids["li2017"][:3] == [1, 2, 3] and 300 in plan.grids["li2017"]
 
