@@ -380,6 +380,60 @@ def test_readings_problems_are_named(change, message, monkeypatch):
     assert problem.startswith(message), problem
 
 
+@pytest.mark.parametrize("probe, message", [
+    (True, ""),
+    (False, ""),
+    # the schema: a boolean only
+    ("yes", "experiments.tiny.readings.mlknn-scale.probe: 'yes' is not of type "
+     "'boolean'"),
+    (1, "experiments.tiny.readings.mlknn-scale.probe: 1 is not of type "
+     "'boolean'"),
+    (None, "experiments.tiny.readings.mlknn-scale.probe: None is not of type "
+     "'boolean'"),
+])
+def test_a_reading_may_be_marked_a_probe(probe, message, monkeypatch):
+    problem = plan_problem(with_readings({"mlknn-scale": {**SCALE, "probe": probe}}),
+                           monkeypatch)
+    assert problem.startswith(message) if message else problem == "", problem
+
+
+def test_a_probe_flag_other_than_a_boolean_is_refused_without_the_schema():
+    from mlfsbench.workflow.config import check_readings
+
+    x = {"datasets": ["d"], "classifiers": [{"name": "mlknn"}],
+         "readings": {"grid": {"about": "", "favoured": "a", "probe": "true",
+                               "options": {"a": {}, "b": {}}}}}
+    with pytest.raises(ValueError, match=r"^experiment 'e': reading 'grid' has "
+                       r"probe 'true'; probe is true \(a robustness probe\) or "
+                       r"false \(a reading\)$"):
+        check_readings("e", x)
+    x["readings"]["grid"]["probe"] = True
+    check_readings("e", x)  # accepted
+
+
+def test_the_probe_flag_reaches_the_readings_spec(monkeypatch):
+    from types import SimpleNamespace
+
+    from mlfsbench.workflow.plan import make_plan
+
+    monkeypatch.chdir(REPO)
+    config = with_readings({"mlknn-scale": {**SCALE, "probe": True}})
+    jsonschema.validate(config, yaml.safe_load(CONFIG_SCHEMA.read_text()))
+    spec = make_plan(config).readings_spec(SimpleNamespace(experiment="tiny"))
+    assert spec["readings"]["mlknn-scale"]["probe"] is True
+    assert spec["variants"] == [["mlknn-scale", "scaled"]]
+    # a reading without the flag has none in its spec (no default is filled)
+    config = with_readings({"mlknn-scale": SCALE})
+    spec = make_plan(config).readings_spec(SimpleNamespace(experiment="tiny"))
+    assert "probe" not in spec["readings"]["mlknn-scale"]
+    # Li 2017's union grid is a probe (Sec. 5.3 states the grids), its
+    # scaling a reading
+    li = yaml.safe_load((REPO / "config/papers/li2017.yaml").read_text())
+    for name, x in li["experiments"].items():
+        assert x["readings"]["grid"]["probe"] is True, name
+        assert "probe" not in x["readings"]["mlknn-scale"], name
+
+
 def test_an_option_may_run_on_a_subset_of_the_datasets():
     from mlfsbench.workflow.config import apply_option, expand_readings
 

@@ -143,7 +143,7 @@ def test_sechidis2019_new_claims_name_configured_methods():
             assert used and all(m in names for m in used), c["id"]
     fig4 = [c for c in claims_for(data, "sechidis2019-mt")
             if c["id"].startswith("fig4-")]
-    # the six statements of Fig. 4 (and the two earlier claims)
+    # the six statements of Fig. 4
     assert {c["quantity"]["dataset"] for c in fig4} == {
         "atp1d", "atp7d", "oes97", "oes10", "osales", "scm20d"}
 
@@ -189,3 +189,51 @@ def test_lee2016_label_sweep_and_lowest_entropy_strategy():
 
     assert resolve_n_labels(by_id["y20"]["n_labels"], 159) == \
         selector(study, "lee2016")["dataset_params"]["bibtex"]["n_labels"] == 32
+
+
+def test_sechidis2019_parts_share_the_criterion_and_scaling_readings():
+    """Issue 34: the multi-target and sensitivity parts declare the criterion
+    reading with the main experiment's options and favoured option (the
+    released code's normalization: Group_JMI_Rand.m and Group_JMI.m), and the
+    sensitivity part the classifier's scaling (it shares the classifier and
+    the all-features point); ML-kNN reads raw features (the authors' .mat
+    data are unscaled, Zhang & Zhou's code takes raw distances)."""
+    exps = experiments("sechidis2019")
+    main = exps["sechidis2019"]["readings"]
+    for name in ("sechidis2019-mt", "sechidis2019-sensitivity"):
+        part = exps[name]["readings"]["criterion"]
+        assert part["favoured"] == main["criterion"]["favoured"] == "released-code"
+        assert list(part["options"]) == list(main["criterion"]["options"])
+        overrides = part["options"]["released-code"]["selectors"]
+        # every Group-JMI entry of the part takes the released criterion
+        groups = [s["id"] for s in exps[name]["selectors"]
+                  if s["name"].startswith("group-jmi")]
+        assert sorted(overrides) == sorted(groups)
+        assert all(o == {"params": {"criterion": "released-code"}}
+                   for o in overrides.values())
+        assert part["options"]["paper"].keys() == {"about"}
+    sens = exps["sechidis2019-sensitivity"]["readings"]["mlknn-scale"]
+    assert sens == main["mlknn-scale"]
+    assert sens["favoured"] == "raw"
+    assert sens["options"]["raw"]["classifiers"] == {
+        "mlknn-7": {"params": {"scale": False}}}
+    assert "mlknn-scale" not in exps["sechidis2019-mt"]["readings"]
+
+
+def test_doquire2013_grid_runs_to_every_feature():
+    """Issue 34: the third grid the curves allow, K to every feature (Sec.
+    5.3: yeast 103, scene 294, emotions 72 features); the forward search runs
+    that far, and the last point is the all-features job."""
+    study = experiments("doquire2013")["doquire2013"]
+    grid = study["readings"]["grid"]
+    assert grid["favoured"] == "full"
+    assert set(grid["options"]) == {"full", "k50", "extended"}
+    full = grid["options"]["full"]
+    assert full["dataset_n_features"] == {"emotions": ["1..71", "all"],
+                                          "yeast": ["1..102", "all"],
+                                          "scene": ["1..293", "all"]}
+    assert full["selectors"]["mi-forward"]["params"]["n_features_to_select"] >= 294
+    # k50 is the entry as written
+    assert grid["options"]["k50"].keys() == {"about"}
+    assert study["n_features"] == ["1..50", "all"]
+    assert selector(study, "mi-forward")["params"]["n_features_to_select"] == 50

@@ -1009,7 +1009,11 @@ def grid_id(grid: list[int | str]) -> str:
 # options that override parts of the experiment and the option the evidence
 # favours. The experiment runs under the favoured options (its own name);
 # each other option runs as a variant of its own, one reading changed at a
-# time (:func:`expand_readings`).
+# time (:func:`expand_readings`). A reading marked ``probe: true`` is a
+# robustness probe instead: not a choice the paper leaves open (its favoured
+# option is what the paper states) but one that tests how far a verdict
+# depends on a setting; it runs the same way, and keeps the flag in the
+# readings' spec so that the report counts probes apart.
 
 #: Separates an experiment's name from a variant's reading and option:
 #: ``li2017~mlknn-scale-scaled``.
@@ -1044,9 +1048,10 @@ def _entry_names(entries: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def check_readings(name: str, experiment: dict[str, Any]) -> None:
-    """An experiment's readings must favour one of their options and override
+    """An experiment's readings must favour one of their options, override
     only entries (by id, or registry name when one entry has it) and datasets
-    the experiment has; raise ValueError.
+    the experiment has, and give ``probe`` (if at all) as true or false;
+    raise ValueError.
 
     >>> x = {"datasets": ["d"], "selectors": [{"name": "mim-br"}],
     ...      "classifiers": [{"id": "c", "name": "mlknn"}], "n_features": [1],
@@ -1061,6 +1066,10 @@ def check_readings(name: str, experiment: dict[str, Any]) -> None:
     """
     where = f"experiment {name!r}"
     for reading, spec in (experiment.get("readings") or {}).items():
+        if not isinstance(spec.get("probe", False), bool):
+            raise ValueError(
+                f"{where}: reading {reading!r} has probe {spec['probe']!r}; "
+                "probe is true (a robustness probe) or false (a reading)")
         options = spec["options"]
         if spec["favoured"] not in options:
             raise ValueError(
