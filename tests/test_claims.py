@@ -719,7 +719,39 @@ def test_no_shipped_value_claim_passes_while_ours_is_worst_of_its_row(paper):
         assert row["verdict"] == NOT_REPRODUCED, c["id"]
         assert float(row["margin"]) >= 0, c["id"]  # within the tolerance
         checked += 1
-    assert checked == {"lee2016": 14}.get(paper, 0)
+    assert checked == {"lee2016": 16}.get(paper, 0)
+
+
+def test_lee_value_tolerances_admit_no_other_printed_cell_of_their_row():
+    """The rule of lee2016.claims.yaml's header: a value claim's tolerance is
+    at most the cap (0.0035 Hamming loss, 0.0065 ranking loss) and at most
+    half the gap to the nearest different printed value of its row, so no
+    other method's printed cell lies within it. E.g. t6-enron-proposed
+    (0.096, nearest BR+CC 0.108): 0.006, where +-0.02 covered the whole
+    selector row 0.096-0.115; t5-yeast-proposed (0.209, nearest 0.211):
+    0.001."""
+    data = load_claims(REPO / "config" / "papers" / "lee2016.claims.yaml")
+    study = printed_study("lee2016")
+    cap = {"hamming_loss": 0.0035, "ranking_loss": 0.0065}
+    seen = {}
+    for c in data["claims"]:
+        if c["rule"] != "value":
+            continue
+        q = c["quantity"]
+        row = study[c["printed"]].values.loc[q["dataset"]]
+        others = row.drop(q["method"])
+        gap = (others - float(c["paper"])).abs()
+        gap = gap[gap > 1e-12].min()
+        tol = float(c["tolerance"])
+        assert tol <= min(cap[q["metric"]], gap / 2) + 1e-12, c["id"]
+        assert c.get("side", "two-sided") == "two-sided", c["id"]
+        seen[c["id"]] = tol
+    # every printed cell of the proposed method and of the baseline is a claim
+    assert len(seen) == 2 * 2 * 8
+    assert seen["t6-enron-proposed"] == 0.006
+    assert seen["t5-yeast-proposed"] == 0.001
+    assert seen["t6-genbase-proposed"] == 0.0005
+    assert seen["t6-bibtex-baseline"] == 0.0065
 
 
 # --------------------------------------------------------------------------

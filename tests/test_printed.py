@@ -150,7 +150,7 @@ def test_lee_table3_gives_the_texts_speedups(lee):
 
 
 def test_lee_winner_claims_hold_in_the_printed_tables(lee):
-    """t5/t6-proposed-best-text: the proposed method has the lowest value of
+    """t5-proposed-best-text and t6-winners: the proposed method has the lowest value of
     the six selectors on bibtex and enron (Hamming loss; delicious is a
     six-way-but-one tie it shares) and on bibtex, delicious, enron (ranking
     loss)."""
