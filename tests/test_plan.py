@@ -160,7 +160,9 @@ WITH_READINGS = {
     # doquire2013-pruning and +32 of lee2016-labels, which declare none;
     # issue 34: +18 select, +34 classify, the Doquire 2013 and Sechidis 2019
     # rows below)
-    "config.yaml": dict(DRY_RUN["config.yaml"], select=308, classify=521),
+    # rows below; the FIMF labels reading: +12 select and classify, its
+    # selections shared by li2017 and li2017-compare)
+    "config.yaml": dict(DRY_RUN["config.yaml"], select=320, classify=533),
     # grid: favoured full (K to every feature, the forward search to the
     # last feature): 3 selections and 3 x 3 classifications of their own;
     # k50 is the entries as written (shared with doquire2013-pruning's
@@ -172,8 +174,10 @@ WITH_READINGS = {
     # solver: irls-glmfit on genbase and yeast at n = 50 (6 selectors x 2)
     # and yeast's all features
     "papers/lee2016.yaml": dict(DRY_RUN["papers/lee2016.yaml"], classify=101),
-    # favoured raw + per-figure grids (32), scaled (32), union grid (28)
-    "papers/li2017.yaml": dict(DRY_RUN["papers/li2017.yaml"], classify=92),
+    # favoured raw + per-figure grids (32), scaled (32), union grid (28);
+    # FIMF with every label: 4 selections and their classifications
+    "papers/li2017.yaml": dict(DRY_RUN["papers/li2017.yaml"], select=32,
+                               classify=96),
     # criterion: the favoured released-code makes group-jmi-rand the
     # group-jmi-rand-released entry (90 classify), paper adds its 8; the
     # other scaling 9 selectors x 8 datasets + 8 all-features. The
@@ -182,7 +186,7 @@ WITH_READINGS = {
     # classifications (released/raw, paper/raw, released/scaled) where 10
     # (paper/scaled) ran before
     "papers/sechidis2019.yaml": dict(DRY_RUN["papers/sechidis2019.yaml"],
-                                     select=120, classify=223),
+                                     select=128, classify=231),
 }
 
 
@@ -205,7 +209,8 @@ def test_a_variant_shares_every_job_it_does_not_change():
     plan = plan_of(load("papers/li2017.yaml"))
     assert plan.variants["li2017"] == [
         ("li2017~mlknn-scale-scaled", "mlknn-scale", "scaled"),
-        ("li2017~grid-union", "grid", "union")]
+        ("li2017~grid-union", "grid", "union"),
+        ("li2017~fimf-labels-all", "fimf-labels", "all")]
     assert set(plan.main_experiments) == {"li2017", "li2017-compare"}
     assert plan.study_of("li2017-compare~grid-union") == "li2017-compare"
     main = {k: keys_of(plan, "li2017", k) for k in ("select", "classify")}
@@ -226,7 +231,7 @@ def test_a_variant_shares_every_job_it_does_not_change():
         if e.startswith("li2017~") or e == "li2017":
             both |= keys_of(plan, e, "classify")
     for e in ("li2017-compare", "li2017-compare~mlknn-scale-scaled",
-              "li2017-compare~grid-union"):
+              "li2017-compare~grid-union", "li2017-compare~fimf-labels-all"):
         assert keys_of(plan, e, "classify") <= both
 
 
@@ -249,7 +254,8 @@ def test_favoured_options_run_under_the_experiments_name():
     spec = plan.readings_spec(SimpleNamespace(experiment="li2017"))
     assert spec["readings"]["grid"]["probe"] is True
     assert "probe" not in spec["readings"]["mlknn-scale"]
-    assert spec["variants"] == [["mlknn-scale", "scaled"], ["grid", "union"]]
+    assert spec["variants"] == [["mlknn-scale", "scaled"], ["grid", "union"],
+                                ["fimf-labels", "all"]]
     # the union of the per-dataset grids is the experiment's (tables, stability)
     assert plan.grids["li2017"][:3] == [1, 2, 3] and 300 in plan.grids["li2017"]
 
