@@ -162,16 +162,18 @@ WITH_READINGS = {
     # rows below)
     # rows below; the FIMF labels reading: +12 select and classify, its
     # selections shared by li2017 and li2017-compare; the multi-target
-    # part's kNN regression on raw features, favoured: +20 classify)
-    "config.yaml": dict(DRY_RUN["config.yaml"], select=320, classify=553),
+    # part's kNN regression on raw features, favoured: +20 classify;
+    # Doquire's ML-kNN k and scaling: +72 classify)
+    "config.yaml": dict(DRY_RUN["config.yaml"], select=320, classify=625),
     # grid: favoured full (K to every feature, the forward search to the
     # last feature): 3 selections and 3 x 3 classifications of their own;
     # k50 is the entries as written (shared with doquire2013-pruning's
     # mi-forward); extended (K = 1..100): 3 selections, 3 x 3
     # classifications; chi2: liu-setiono: 3 selections and their
-    # classifications
+    # classifications; ML-kNN's k and scaling, in doquire2013 and
+    # doquire2013-pruning: 2 x (12 + 24) classifications, no selection
     "papers/doquire2013.yaml": dict(DRY_RUN["papers/doquire2013.yaml"],
-                                    select=40, classify=55),
+                                    select=40, classify=127),
     # solver: irls-glmfit on genbase and yeast at n = 50 (6 selectors x 2)
     # and yeast's all features
     "papers/lee2016.yaml": dict(DRY_RUN["papers/lee2016.yaml"], classify=101),
