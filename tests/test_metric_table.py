@@ -15,7 +15,14 @@ from .conftest import REPO_ROOT
 
 
 def test_every_measure_has_a_direction_and_a_task():
-    assert set(M.GREATER_IS_BETTER) == set(M.MEASURES)
+    # the measures and their scoring variants, each variant its measure's way
+    assert set(M.GREATER_IS_BETTER) == set(M.MEASURES) | set(M.VARIANTS)
+    assert not set(M.VARIANTS) & set(M.METRICS)
+    for name, info in M.VARIANTS.items():
+        assert name.startswith(info["of"] + "~")
+        assert M.GREATER_IS_BETTER[name] is M.GREATER_IS_BETTER[info["of"]]
+    assert M.GREATER_IS_BETTER["one_error~label-order"] is False
+    assert M.GREATER_IS_BETTER["macro_f1~absent-skip"] is True
     assert {m["task"] for m in M.MEASURES.values()} == {
         "classification", "regression", "selection"}
     assert M.GREATER_IS_BETTER["rrmse"] is False

@@ -25,7 +25,8 @@ Bipartition measures, with ``tp``, ``fp``, ``fn`` counted per instance
 Ranking measures. Every label takes the *worst* rank of its group of tied
 scores: ``rank_l = |{l' : score_l' >= score_l}|`` (1 is the best); ties
 therefore count against the scorer, and a label-order-independent value
-results (Mulan instead breaks ties by label index):
+results (Mulan and Zhang & Zhou's code instead break most ties by label
+index: the ``~label-order`` variants of :data:`VARIANTS`):
 
 - ranking loss: fraction of (relevant, irrelevant) pairs with
   ``score_rel <= score_irr`` (Zhang & Zhou's definition: a tie is an error, as
@@ -42,7 +43,48 @@ results (Mulan instead breaks ties by label index):
 
 With no ties, coverage equals scikit-learn's ``coverage_error - 1`` and average
 precision its ``label_ranking_average_precision_score`` (which scores an
-instance without relevant labels 1 instead of skipping it).
+instance without relevant labels 1 instead of skipping it). With ties,
+scikit-learn's ``label_ranking_loss``, ``coverage_error`` and
+``label_ranking_average_precision_score`` all use these worst ranks too.
+
+Scoring variants (:data:`VARIANTS`): two conventions the papers do not state
+are computed both ways from the same predictions, under the names
+``<measure>~<reading>`` (the classify stage writes them beside the measures;
+the claims stage reads them through a scoring reading's ``metrics``
+setting):
+
+- ``~label-order`` (ranking loss, one-error, coverage, normalised coverage,
+  average precision): Mulan's ranking. ``MultiLabelOutput.ranksFromValues``
+  (Mulan 1.3-1.5, unchanged since 1.2; ``mulan/classifier/MultiLabelOutput.java``)
+  sorts the
+  scores with Weka's ``Utils.stableSort`` (ascending; scores within
+  ``Utils.SMALL = 1e-6`` of the first of their run are equal; equal scores
+  kept in label order) and gives position ``i`` the rank ``q - i``: every
+  label has its own rank, and among tied labels the *later* label ranks
+  first. ``RankingLoss`` counts a pair wrong when ``rank_rel > rank_irr``,
+  ``OneError`` reads the label of rank 1, ``Coverage`` the deepest relevant
+  rank minus 1 and ``AveragePrecision`` ``|{relevant l': rank_l' <= rank_l}|
+  / rank_l`` (``mulan/evaluation/loss/RankingLoss.java``, ``OneError.java``,
+  ``measure/Coverage.java``, ``measure/AveragePrecision.java``). Zhang &
+  Zhou's MATLAB code of ML-kNN (``coverage.m``, ``Average_precision.m``)
+  ranks the same way for coverage and average precision (MATLAB's ``sort``
+  is stable and ascending, rank ``q - loc + 1``; exact ties only), but its
+  ``Ranking_loss.m`` counts ``score_rel <= score_irr`` as wrong (the worst
+  ranks above) and its ``One_error.m`` is correct when *any* top-scored
+  label is relevant; it also leaves out of ranking loss, one-error and
+  average precision the instances whose labels are all relevant or all
+  irrelevant. The variants here are Mulan's.
+- ``~absent-0`` / ``~absent-skip`` (macro F1): a label never true in the test
+  part and never predicted scores 1 in :func:`macro_f1` (Mulan 1.3-1.5,
+  ``InformationRetrievalMeasures.fMeasure``: ``tp + fp + fn == 0`` gives 1;
+  Mulan 1.2's ``MacroFMeasure`` threw an exception on such a label;
+  scikit-learn's ``f1_score(average="macro", zero_division=1)``); it scores
+  0 under ``~absent-0`` (scikit-learn's default ``f1_score(average="macro")``
+  on indicator matrices, ``zero_division`` 0 with a warning) and is left out
+  of the mean under ``~absent-skip`` (scikit-learn with ``labels=`` the
+  labels true or predicted somewhere). A label predicted but never true
+  scores 0 under all three. Macro precision and recall have the same rule in
+  Mulan and here (1 for such a label) and no variants.
 
 >>> Y_true = np.array([[1, 0, 1], [0, 1, 0]])
 >>> Y_pred = np.array([[1, 0, 0], [0, 1, 0]])
@@ -61,7 +103,10 @@ __all__ = [
     "GREATER_IS_BETTER",
     "MEASURES",
     "METRICS",
+    "VARIANTS",
     "evaluate",
+    "evaluate_variants",
+    "base_metric",
     "hamming_loss",
     "accuracy",
     "subset_accuracy",
@@ -284,6 +329,20 @@ def macro_f1(Y_true, Y_pred) -> float:
     return float(np.mean(_f1(*_counts(T, P, axis=0))))
 
 
+def _macro_absent(fn, T: np.ndarray, P: np.ndarray, absent: str) -> float:
+    """Mean over labels of ``fn(tp, fp, fn)``, a label never true and never
+    predicted (``tp + fp + fn == 0``) scoring 0 (``absent="0"``) or left out
+    (``absent="skip"``; ``nan`` when every label is)."""
+    tp, fp, fn_ = _counts(T, P, axis=0)
+    values = fn(tp, fp, fn_)
+    empty = tp + fp + fn_ == 0
+    if absent == "0":
+        return float(np.mean(np.where(empty, 0.0, values)))
+    if absent == "skip":
+        return float(np.mean(values[~empty])) if (~empty).any() else float("nan")
+    raise ValueError(f"unknown absent-label rule {absent!r}")
+
+
 # --------------------------------------------------------------------------
 # Ranking measures
 # --------------------------------------------------------------------------
@@ -309,6 +368,45 @@ def _worst_ranks(T: np.ndarray, S: np.ndarray):
     np.put_along_axis(
         relevant_at, order, np.take_along_axis(relevant_cum, group_end, axis=1), axis=1
     )
+    return rank, relevant_at
+
+
+#: Weka's ``Utils.SMALL``: Mulan's ranking treats scores this close as tied.
+MULAN_TIE_TOLERANCE = 1e-6
+
+
+def _label_order_ranks(T: np.ndarray, S: np.ndarray,
+                       tol: float = MULAN_TIE_TOLERANCE):
+    """Mulan's ranks, shape (n, q) each: a permutation of ``1..q`` per row.
+
+    As ``MultiLabelOutput.ranksFromValues`` with Weka's ``Utils.stableSort``:
+    scores sorted ascending; a run of scores within ``tol`` of its first
+    (smallest) one is a tie group, kept in label order; position ``i`` of
+    that order has rank ``q - i``. Among tied labels the later label
+    therefore ranks first. Returns ``rank`` and ``relevant_at`` (relevant
+    labels ranked at or above each label), as :func:`_worst_ranks`.
+    """
+    n, q = S.shape
+    asc = np.argsort(S, axis=1, kind="stable")
+    s_asc = np.take_along_axis(S, asc, axis=1)
+    group = np.zeros((n, q), dtype=np.int64)
+    start = s_asc[:, 0].copy()
+    g = np.zeros(n, dtype=np.int64)
+    for k in range(1, q):  # greedy runs, as Weka's loop over equal elements
+        x = s_asc[:, k]
+        new = (x != start) & ~(x - start < tol)
+        g += new
+        start = np.where(new, x, start)
+        group[:, k] = g
+    order = np.take_along_axis(asc, np.argsort(group * q + asc, axis=1,
+                                               kind="stable"), axis=1)
+    # order: labels from the worst rank (q) to the best (1)
+    best_first = order[:, ::-1]
+    rank = np.empty((n, q), dtype=np.int64)
+    np.put_along_axis(rank, best_first, np.arange(1, q + 1), axis=1)
+    relevant_cum = np.cumsum(np.take_along_axis(T, best_first, axis=1), axis=1)
+    relevant_at = np.empty((n, q), dtype=np.int64)
+    np.put_along_axis(relevant_at, best_first, relevant_cum, axis=1)
     return rank, relevant_at
 
 
@@ -449,14 +547,55 @@ METRICS: dict[str, dict] = {
     name: info for name, info in MEASURES.items() if info["task"] == "classification"
 }
 
-#: Direction of every measure of :data:`MEASURES` (for ranks and statistics).
+#: Scoring variants of measures (module docstring): name
+#: ``<measure>~<reading>`` -> the measure it varies (``of``), the reading
+#: (``ties``: ``"label-order"``; ``absent``: ``"0"`` or ``"skip"``), its
+#: direction (the measure's) and whether it needs scores. The classify stage
+#: writes them beside :data:`METRICS` (:func:`evaluate` with
+#: ``variants=True``); the default tables, figures and statistics leave them
+#: out (:func:`is_variant`).
+VARIANTS: dict[str, dict] = {
+    **{f"{name}~label-order": {"of": name, "ties": "label-order"}
+       for name in _RANKING},
+    "macro_f1~absent-0": {"of": "macro_f1", "absent": "0"},
+    "macro_f1~absent-skip": {"of": "macro_f1", "absent": "skip"},
+}
+for _info in VARIANTS.values():
+    _info.update(greater_is_better=MEASURES[_info["of"]]["greater_is_better"],
+                 needs_score=MEASURES[_info["of"]]["needs_score"])
+
+#: Direction of every measure of :data:`MEASURES` and of every variant of
+#: :data:`VARIANTS` (for ranks and statistics).
 GREATER_IS_BETTER: dict[str, bool] = {
-    name: info["greater_is_better"] for name, info in MEASURES.items()
+    name: info["greater_is_better"]
+    for name, info in {**MEASURES, **VARIANTS}.items()
 }
 
 
-def evaluate(Y_true, Y_pred, Y_score=None) -> dict[str, float]:
+def is_variant(metric: str) -> bool:
+    """Whether ``metric`` is a scoring variant (:data:`VARIANTS`).
+
+    >>> is_variant("ranking_loss~label-order"), is_variant("ranking_loss")
+    (True, False)
+    """
+    return metric in VARIANTS
+
+
+def base_metric(metric: str) -> str:
+    """The measure a variant varies (a measure is its own base).
+
+    >>> base_metric("macro_f1~absent-skip"), base_metric("coverage")
+    ('macro_f1', 'coverage')
+    """
+    return VARIANTS[metric]["of"] if metric in VARIANTS else metric
+
+
+def evaluate(Y_true, Y_pred, Y_score=None, *, variants: bool = False
+             ) -> dict[str, float]:
     """All measures of :data:`METRICS`; ranking ones only when ``Y_score`` is given.
+
+    ``variants``: also the scoring variants of :data:`VARIANTS`
+    (:func:`evaluate_variants`), after the measures.
 
     Parameters
     ----------
@@ -476,10 +615,55 @@ def evaluate(Y_true, Y_pred, Y_score=None) -> dict[str, float]:
     """
     T, P = _check_pair(Y_true, Y_pred)
     out = {name: fn(T, P) for name, (fn, _) in _BIPARTITION.items()}
+    S = None
     if Y_score is not None:
         T, S = _check_scores(T, Y_score)
         out.update(_ranking_measures(T, S))
+    if variants:
+        out.update(_variants(T, P, S))
     return out
+
+
+def evaluate_variants(Y_true, Y_pred, Y_score=None) -> dict[str, float]:
+    """The scoring variants of :data:`VARIANTS`, in its order; ranking ones
+    only when ``Y_score`` is given.
+
+    The tied labels 0 and 1 rank in label order, the later first: label 1,
+    relevant, is on top (worst ranks: ranking loss 0.5, one-error 1).
+
+    >>> T, P, S = [[0, 1, 0]], [[1, 0, 0]], [[0.5, 0.5, 0.1]]
+    >>> out = evaluate_variants(T, P, S)
+    >>> out["ranking_loss~label-order"], out["one_error~label-order"]
+    (0.0, 0.0)
+    >>> ranking_loss(T, S), one_error(T, S)
+    (0.5, 1.0)
+
+    Label 2, never true nor predicted, scores 1 in :func:`macro_f1`:
+
+    >>> macro_f1(T, P), out["macro_f1~absent-0"], out["macro_f1~absent-skip"]
+    (0.3333333333333333, 0.0, 0.0)
+    """
+    T, P = _check_pair(Y_true, Y_pred)
+    S = None if Y_score is None else _check_scores(T, Y_score)[1]
+    return _variants(T, P, S)
+
+
+def _variants(T: np.ndarray, P: np.ndarray, S: np.ndarray | None
+              ) -> dict[str, float]:
+    values = {name: _macro_absent(_f1, T, P, info["absent"])
+              for name, info in VARIANTS.items() if info["of"] == "macro_f1"}
+    if S is not None:
+        ranks = _label_order_ranks(T, S)
+        cov = _coverage(T, *ranks)
+        top_irrelevant = ~T[np.arange(T.shape[0]), np.argmin(ranks[0], axis=1)]
+        values.update({
+            "ranking_loss~label-order": _ranking_loss(T, *ranks),
+            "coverage~label-order": cov,
+            "normalized_coverage~label-order": cov / T.shape[1],
+            "one_error~label-order": float(np.mean(top_irrelevant)),
+            "average_precision~label-order": _average_precision(T, *ranks),
+        })
+    return {name: values[name] for name in VARIANTS if name in values}
 
 
 def _ranking_measures(T: np.ndarray, S: np.ndarray) -> dict[str, float]:

@@ -107,8 +107,11 @@ def summary_html(summary: pd.DataFrame, out: PathLike, title: str) -> None:
     selector, classifier and number of features, a column per metric
     (``mean ± sd``, four significant digits) -- a seventeenth of the long
     table's rows, shown in the page instead of downloaded."""
+    from mlfsbench.evaluation.metrics import is_variant
     from mlfsbench.report.names import metric_label
 
+    # the scoring variants stay in the TSV tables (the claims read them)
+    summary = summary[~summary["metric"].map(is_variant)]
     cells = summary.assign(cell=[
         f"{m:.4g}" + ("" if pd.isna(sd) else f" ± {sd:.2g}")
         for m, sd in zip(summary["mean"], summary["std"], strict=True)])
@@ -155,17 +158,18 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
 
     ``metrics``: the metrics the study compares (its ``stats.metrics``), in
     that order: the PNG, the report's figure, shows those alone, the PDF
-    every metric (a study that compares all of them gets the same panels in
-    both). Ten panels of fifty K values for eight methods made a 100-170 kB
-    PNG; the report holds one per experiment and dataset. Returns the PNG's
-    Figure.
+    every metric but the scoring variants (a study that compares all of them
+    gets the same panels in both). Ten panels of fifty K values for eight
+    methods made a 100-170 kB PNG; the report holds one per experiment and
+    dataset. Returns the PNG's Figure.
     """
+    from mlfsbench.evaluation.metrics import is_variant
     from mlfsbench.report.render import save_figure
 
     data = summary[summary["dataset"] == dataset]
     if data.empty:
         raise ValueError(f"no results for dataset {dataset!r}")
-    every = sorted(data["metric"].unique())
+    every = sorted(m for m in data["metric"].unique() if not is_variant(m))
     shown = [m for m in (metrics or ()) if m in every] or every
     fig = _dataset_figure(data, dataset, shown, labels, dataset_params,
                           every_metric=shown == every)

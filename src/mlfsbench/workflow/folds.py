@@ -378,7 +378,8 @@ def evaluate_fold(Y_true, pred, *, regression: bool = False
             values = {"rrmse": float(rrmse(Y_true, pred["Y_pred"][i],
                                            train_mean=pred["train_mean"]))}
         else:
-            values = evaluate_metrics(Y_true, pred["Y_pred"][i], pred["Y_score"][i])
+            values = evaluate_metrics(Y_true, pred["Y_pred"][i], pred["Y_score"][i],
+                                      variants=True)
         values["feature_reduction"] = float(
             feature_reduction(int(pred["n_used"][i]), n_total))
         rows.extend((str(label), metric, value) for metric, value in values.items())

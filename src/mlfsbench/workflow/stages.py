@@ -31,8 +31,9 @@ predictions (kept on request)
     ``Y_score`` stacked over the grid, and the test indices.
 metrics
     tidy TSV: dataset, split, fold, selector, classifier, n_features,
-    metric, value (every measure of :mod:`mlfsbench.evaluation.metrics`, plus the
-    feature reduction of Spolaôr et al. 2013, Eq. 10). The workflow's batch
+    metric, value (every measure of :mod:`mlfsbench.evaluation.metrics` and
+    its scoring variants, ``VARIANTS``, plus the feature reduction of
+    Spolaôr et al. 2013, Eq. 10). The workflow's batch
     files hold the cache keys (split protocol, cache ids); an experiment's
     ``metrics.tsv`` its own names for them.
 

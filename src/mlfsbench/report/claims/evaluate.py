@@ -11,8 +11,11 @@ Scoring readings (a claims file's top-level ``readings:``) are the choices
 that only change how results are scored or how a sentence is formalised:
 each option overrides fields of named claims (``claims: {<id>: {...}}``,
 ``quantity`` merged key by key) and/or sets study-wide scoring
-``settings`` (``degradation_test``). They are judged from the results the
-run has, with no selection or classification of their own.
+``settings`` (``degradation_test``; ``metrics``: a claim's metric -> the
+scoring variant read in its place, e.g. ``ranking_loss:
+ranking_loss~label-order``, :data:`mlfsbench.evaluation.metrics.VARIANTS`).
+They are judged from the results the run has, with no selection or
+classification of their own.
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ SCORING_COLUMNS = ["claim", "reading", "option", "favoured", "verdict", "ours",
 of the claims file's scoring readings (``favoured``: ``yes`` on the favoured
 option's rows, the main verdicts)."""
 #: Settings a scoring reading's option may set, with their defaults.
-SETTINGS = {"degradation_test": "sd"}
+SETTINGS = {"degradation_test": "sd", "metrics": {}}
 
 PathLike = str | os.PathLike
 
@@ -91,6 +94,7 @@ def load_claims(path: PathLike) -> dict[str, Any]:
             raise ValueError(f"claims file {path}: reading {name}'s favoured option "
                              f"{spec['favoured']!r} is not one of its options")
         for option, o in spec["options"].items():
+            o = o or {}  # a null option: the defaults
             for cid, override in (o.get("claims") or {}).items():
                 if cid not in by_id:
                     raise ValueError(f"claims file {path}: reading {name}={option} "
@@ -102,8 +106,20 @@ def load_claims(path: PathLike) -> dict[str, Any]:
                     raise ValueError(f"claims file {path}: reading {name}={option} "
                                      f"sets unknown setting {key!r}; known: "
                                      f"{', '.join(SETTINGS)}")
-                _ = value
+                if key == "metrics":
+                    _check_metric_map(path, f"{name}={option}", value)
     return data
+
+
+def _check_metric_map(path, where, mapping) -> None:
+    from mlfsbench.evaluation.metrics import VARIANTS, base_metric
+
+    for metric, variant in mapping.items():
+        if variant != metric and (variant not in VARIANTS
+                                  or base_metric(variant) != metric):
+            raise ValueError(f"claims file {path}: reading {where} maps {metric!r} "
+                             f"to {variant!r}, which is not one of its scoring "
+                             "variants")
 
 
 def _check_claim(path, claim, where="") -> None:
@@ -220,6 +236,7 @@ def evaluate_claim(claim: Mapping[str, Any], results: Results,
                verdict=NOT_CHECKABLE, how=r.describe(claim))
     if claim.get("weak"):
         row["robust"] = f"weak claim: {claim['weak']}"
+    results = results.with_metrics((claim.get("_settings") or {}).get("metrics"))
     try:
         supported, row["printed"], failing = printed_check(claim, results, printed)
     except NotCheckable:
@@ -262,8 +279,18 @@ def _favoured(data: Mapping[str, Any]) -> tuple[dict[str, dict], dict[str, Any]]
         option = spec["options"][spec["favoured"]] or {}
         for cid, o in (option.get("claims") or {}).items():
             overrides[cid] = {**overrides.get(cid, {}), **o}
-        settings.update(option.get("settings") or {})
+        settings.update(_with_metrics(settings, option.get("settings")))
     return overrides, settings
+
+
+def _with_metrics(settings, new, replaced=None) -> dict[str, Any]:
+    """``new`` settings, their ``metrics`` merged into those of ``settings``
+    (less the mappings of ``replaced``: the favoured option's, when another
+    option of the same reading is judged)."""
+    new = dict(new or {})
+    old = {k: v for k, v in settings["metrics"].items()
+           if k not in ((replaced or {}).get("metrics") or {})}
+    return {**new, "metrics": {**old, **(new.get("metrics") or {})}}
 
 
 def _prepared(data, experiment, overrides, settings) -> list[dict[str, Any]]:
@@ -313,13 +340,17 @@ def scoring_variants(data: Mapping[str, Any], experiment: str, results: Results,
                          if cid not in (base.get("claims") or {})}
             for cid, v in (o.get("claims") or {}).items():
                 overrides[cid] = {**overrides.get(cid, {}), **v}
-            these = {**settings, **(o.get("settings") or {})}
+            these = {**settings, **_with_metrics(settings, o.get("settings"),
+                                                 base.get("settings"))}
             changed = {k for k in these if these[k] != settings[k]}
+            remapped = {m for m in {*these["metrics"], *settings["metrics"]}
+                        if these["metrics"].get(m, m) != settings["metrics"].get(m, m)}
             for c in _prepared(data, experiment, overrides, these):
                 touched = (c["id"] in (o.get("claims") or {})
                            or c["id"] in (base.get("claims") or {})
-                           or (changed and c["rule"] in ("degradation",
-                                                         "concentration")))
+                           or (changed - {"metrics"} and c["rule"] in (
+                               "degradation", "concentration"))
+                           or bool(remapped & set(metrics_of(c.get("quantity", {})))))
                 if touched:
                     r = evaluate_claim(c, results, printed)
                 else:

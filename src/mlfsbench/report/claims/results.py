@@ -9,6 +9,7 @@ claim's method names to the tables' identifiers.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -73,6 +74,23 @@ class Results:
         self.params = dict(params or {})
         self._datasets = list(datasets) if datasets is not None else None
         self._curves: dict[str, pd.Series] = {}
+        self.metric_map: dict[str, str] = {}
+
+    def with_metrics(self, mapping: Mapping[str, str] | None) -> Results:
+        """These tables with a claim's metrics read as other metrics of them
+        (a scoring reading's ``metrics`` setting: metric -> its variant, e.g.
+        ``ranking_loss -> ranking_loss~label-order``): every value, fold and
+        statistic of ``ranking_loss`` is then the variant's, the statistics
+        recomputed from the summary (:meth:`stats`). Shares the tables read
+        so far; ``self`` when nothing is mapped."""
+        mapping = {k: v for k, v in (mapping or {}).items() if k != v}
+        if not mapping:
+            return self
+        for variant in mapping.values():
+            greater_is_better(variant)  # a known metric
+        out = copy.copy(self)
+        out.metric_map = {**self.metric_map, **mapping}
+        return out
 
     # ---------------------------------------------------------------- tables
     @property
@@ -103,6 +121,7 @@ class Results:
         return self._metrics
 
     def _fold_rows(self, metric: str, dataset: str) -> pd.DataFrame | None:
+        metric = self.metric_map.get(metric, metric)
         m = self.metrics
         if m is None:
             return None
@@ -112,6 +131,8 @@ class Results:
         return self._groups.get((metric, dataset))
 
     def stats(self, metric: str) -> dict[str, Any]:
+        if metric in self.metric_map:
+            return self._variant_stats(metric)
         if metric not in self._stats:
             path = os.path.join(self.root, "stats", f"{metric}.json")
             if not os.path.exists(path):
@@ -121,6 +142,25 @@ class Results:
         res = self._stats[metric]
         if "skipped" in res:
             raise NotCheckable(f"statistics of {metric} skipped: {res['skipped']}")
+        return res
+
+    def _variant_stats(self, metric: str) -> dict[str, Any]:
+        """The run's statistics of ``metric`` (their options: K, control,
+        alpha, rounding) recomputed on the variant it is mapped to."""
+        variant = self.metric_map[metric]
+        if variant not in self._stats:
+            from mlfsbench.report.compare import compare
+
+            plain = copy.copy(self)  # shares the statistics read
+            plain.metric_map = {}
+            res = plain.stats(metric)
+            self._stats[variant] = compare(
+                self.summary, variant, n_features=res["n_features"],
+                control=(res.get("bonferroni_dunn") or {}).get("control"),
+                alpha=res.get("alpha", 0.05), round=res.get("round"))
+        res = self._stats[variant]
+        if "skipped" in res:
+            raise NotCheckable(f"statistics of {variant} skipped: {res['skipped']}")
         return res
 
     def stats_among(self, metric: str, methods: Sequence[str], n_features: Any,
@@ -134,7 +174,8 @@ class Results:
         keep = s["selector"].isin(ids)
         if BASELINE not in ids:
             keep &= s["n_features"].astype(str) != "all"
-        res = compare(s[keep], metric, n_features=n_features, alpha=alpha)
+        res = compare(s[keep], self.metric_map.get(metric, metric),
+                      n_features=n_features, alpha=alpha)
         if "skipped" in res:
             raise NotCheckable(f"statistics of {metric} skipped: {res['skipped']}")
         return res
@@ -187,7 +228,8 @@ class Results:
     # --------------------------------------------------------------- numbers
     def _rows(self, metric: str, dataset: str, classifier: str | None) -> pd.DataFrame:
         s = self.summary
-        s = s[(s["metric"] == metric) & (s["dataset"] == dataset)]
+        s = s[(s["metric"] == self.metric_map.get(metric, metric))
+              & (s["dataset"] == dataset)]
         if classifier is not None:
             s = s[s["classifier"] == self.classifiers.get(classifier, classifier)]
         if s.empty:
