@@ -181,6 +181,7 @@ def verdict_rows(table: pd.DataFrame, claims: Mapping[str, Mapping] | None = Non
         verdict = str(row["verdict"])
         detail = str(row.get("note") or "")
         robust = str(row.get("robustness") or "")
+        how = str(row.get("how") or "")
         shown = [] if verdict == NOT_CHECKABLE else evidence(claim, experiment, info)
         links = " ".join(f"<a href='{html.escape(h)}'>{html.escape(t)}</a>"
                          for t, h in shown)
@@ -189,6 +190,7 @@ def verdict_rows(table: pd.DataFrame, claims: Mapping[str, Mapping] | None = Non
                  html.escape(str(row["source"])), _paper_cell(row, claim),
                  _ours_cell(row, extra),
                  f"<b>{html.escape(verdict)}</b>"
+                 + (f"<br><small>checked: {html.escape(how)}</small>" if how else "")
                  + (f"<br><small>{html.escape(robust)}</small>" if robust else "")
                  + (f"<br><small>{html.escape(detail)}</small>" if detail else ""),
                  links]
