@@ -109,5 +109,8 @@ def ordered(ks, order: str, strict: bool) -> bool:
 
 def _tol_words(claim) -> str:
     spec = claim.get("best_tolerance", 0)
-    return {0: "0 (the best itself)", "sd": "one s.d. over folds of the best cell"}.get(
-        spec, f"{spec:g}")
+    if spec in (0, None):
+        return "0 (the best itself)"
+    if spec == "sd":
+        return "one s.d. over folds of the best cell"
+    return f"{float(spec):g}"
