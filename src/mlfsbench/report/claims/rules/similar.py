@@ -60,10 +60,10 @@ class Similar(Rule):
             tol += " x |the all-features score|"
         if q.get("reference") == BEST_OF_OTHERS:
             side = " (or better)" if claim.get("side") == "no-worse" else ""
-            text = (f"similar: {super().describe(claim)}, {q['method']} within {tol} "
+            text = (f"{super().describe(claim)}, {q['method']} within {tol} "
                     f"of the best of {', '.join(q['others'])}{side}")
         else:
-            text = f"similar: {super().describe(claim)}, all within {tol}"
+            text = f"{super().describe(claim)}, all within {tol}"
         if q.get("k_range"):
             text += f", K from {q['k_range'][0]} to {q['k_range'][1]}"
         return text
