@@ -212,9 +212,11 @@ def test_cv_best_by_hand():
 
 
 def test_every_rule_is_one_class_with_a_schema():
-    assert sorted(RULES) == ["artificial", "average_rank", "better", "concentration",
-                             "degradation", "empty_subset", "fastest", "friedman",
-                             "significance", "similar", "value", "winner"]
+    assert sorted(RULES) == ["artificial", "average_rank", "best_k", "better",
+                             "concentration", "degradation", "earliest_best",
+                             "empty_subset", "fastest", "friedman", "interior_best",
+                             "significance", "similar", "stable", "trend", "value",
+                             "winner"]
     for name, cls in RULES.items():
         assert cls.name == name
         assert cls.evidence in ("table", "cd", "curves", "none")

@@ -38,6 +38,31 @@ def _is_k(value: Any) -> bool:
     return isinstance(value, int) or str(value).isdigit()
 
 
+def restrict_k(curves: pd.DataFrame | pd.Series, q: Mapping[str, Any]):
+    """A curve (or K x methods frame) restricted to the integer K a claim's
+    quantity allows: ``k_range: [lo, hi]`` (lo <= K <= hi) and ``k_values``
+    (those K only); NotCheckable when no K of the run is left.
+
+    >>> restrict_k(pd.Series([1., 2., 3.], index=[10, 20, 30]),
+    ...            {"k_range": [15, 30]}).index.tolist()
+    [20, 30]
+    """
+    keep = np.ones(len(curves), dtype=bool)
+    ks = np.asarray([int(k) for k in curves.index])
+    wanted = []
+    if q.get("k_range") is not None:
+        lo, hi = q["k_range"]
+        keep &= (ks >= lo) & (ks <= hi)
+        wanted.append(f"from {lo} to {hi}")
+    if q.get("k_values") is not None:
+        keep &= np.isin(ks, [int(k) for k in q["k_values"]])
+        wanted.append(f"among {', '.join(str(k) for k in q['k_values'])}")
+    out = curves[keep]
+    if len(out) == 0:
+        raise NotCheckable(f"no K of this run {' and '.join(wanted)}")
+    return out
+
+
 class Results:
     """An experiment's result tables, read lazily from ``results/<experiment>``.
 
@@ -411,8 +436,11 @@ class Results:
                                             observed[a] - observed[b])
                 for a, b in pairs}
 
-    def curves(self, metric: str, dataset: str,
-               methods: Sequence[str]) -> pd.DataFrame:
-        """K x methods: the mean over folds at every integer K."""
+    def curves(self, metric: str, dataset: str, methods: Sequence[str],
+               q: Mapping[str, Any] | None = None) -> pd.DataFrame:
+        """K x methods: the mean over folds at every integer K; with a
+        claim's quantity ``q``, only the K its ``k_range``/``k_values``
+        allow (:func:`restrict_k`)."""
         self.scores(metric, dataset, methods, "every")
-        return pd.DataFrame(self._curves).dropna()
+        frame = pd.DataFrame(self._curves).dropna()
+        return restrict_k(frame, q) if q else frame
