@@ -7,6 +7,7 @@ from mlfsbench.report.claims._base import (
     Rule,
     claim_datasets,
     fmt,
+    fraction_bounds,
     metrics_of,
     share_ok,
 )
@@ -41,6 +42,6 @@ class Similar(Rule):
                 label = d if len(metrics) == 1 else f"{metric}/{d}"
                 shown = ", ".join(f"{m} {v:.4f}" for m, v in s.items())
                 parts.append(f"{label}: {shown} (gap {gap:.4f})")
-        need = float(claim.get("min_fraction", 1.0))
+        need, most = fraction_bounds(claim)
         ours = f"within {tolerance:g} in {held} of {total} ({'; '.join(parts)})"
-        return Outcome(share_ok(held, total, need), ours, note, datasets)
+        return Outcome(share_ok(held, total, need, most), ours, note, datasets)
