@@ -93,8 +93,6 @@ def test_k_range_restricts_a_curve_and_is_not_checkable_outside_the_grid():
     assert "no K of this run from 50 to 60" in row["note"]
 
 
-@pytest.mark.xfail(strict=True, reason="better.py passes the claim's quantity to "
-                   "Results.curves (one line, owned by another branch)")
 def test_better_at_every_k_honours_k_range():
     # a (.30 .21 .20 .25) beats b (.31 .28 .22 .20) at K 10, 20, 30, not at 40
     res = results(curves(a=A, b={10: .31, 20: .28, 30: .22, 40: .20}))

@@ -96,6 +96,8 @@ class Rule:
             parts.append(f"at {k_words(k)}")
         if "min_fraction" in claim:
             parts.append(f"in at least {float(claim['min_fraction']):.3g} of the cells")
+        if "max_fraction" in claim:
+            parts.append(f"in at most {float(claim['max_fraction']):.3g} of them")
         return ", ".join(parts)
 
 
@@ -125,8 +127,23 @@ def better(a: float, b: float, greater: bool) -> bool:
     return a > b if greater else a < b
 
 
-def share_ok(held: int, total: int, need: float) -> bool:
-    return total > 0 and held / total >= need - 1e-12
+def share_ok(held: int, total: int, need: float, most: float = 1.0) -> bool:
+    """Whether ``held`` of ``total`` is a share in ``need``..``most`` (a
+    claim's ``min_fraction`` and ``max_fraction``: "in half of the
+    experiments" bounds it on both sides).
+
+    >>> share_ok(10, 20, 0.3, 0.7), share_ok(15, 20, 0.3, 0.7), share_ok(0, 0, 0)
+    (True, False, False)
+    """
+    if total <= 0:
+        return False
+    share = held / total
+    return need - 1e-12 <= share <= most + 1e-12
+
+
+def fraction_bounds(claim: Mapping[str, Any]) -> tuple[float, float]:
+    """A claim's ``(min_fraction, max_fraction)``, defaults 1 and 1."""
+    return float(claim.get("min_fraction", 1.0)), float(claim.get("max_fraction", 1.0))
 
 
 def claim_methods(q: Mapping[str, Any]) -> list[str]:

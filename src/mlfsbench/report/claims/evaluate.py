@@ -138,10 +138,17 @@ def _check_claim(path, claim, where="") -> None:
 
 
 def _merged(claim: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
+    """``claim`` with a scoring reading's ``override``: ``quantity`` merged
+    key by key, every other key replaced; a value ``null`` (None) removes
+    the key (a ``better`` claim read as a ``winner`` loses ``better`` and
+    ``worse``)."""
     out = copy.deepcopy(dict(claim))
     for key, value in override.items():
-        if key == "quantity":
-            out["quantity"] = {**out.get("quantity", {}), **value}
+        if value is None:
+            out.pop(key, None)
+        elif key == "quantity":
+            q = {**out.get("quantity", {}), **copy.deepcopy(value)}
+            out["quantity"] = {k: v for k, v in q.items() if v is not None}
         else:
             out[key] = copy.deepcopy(value)
     return out

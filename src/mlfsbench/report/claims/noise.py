@@ -214,12 +214,20 @@ class Noise:
         self.n = min(ns) if self.n is None else min(self.n, *ns)
         self.kinds |= {g.kind for g in gaps if g.has_spread}
 
-    def verdict(self, held: int, total: int, need: float) -> tuple[dict, str]:
+    def verdict(self, held: int, total: int, need: float,
+                most: float = 1.0) -> tuple[dict, str]:
+        """The noise columns of a share verdict ``need <= held/total <=
+        most``: within noise when some count reachable by flipping noisy
+        cells (``held - noisy_held`` .. ``held + noisy_failed``) gives the
+        other verdict."""
         if not self.n or self.n <= 1:
             return {"n": str(self.n or ""), "robust": NO_SPREAD}, ""
-        ok = held / total >= need - 1e-12
-        flips = ((held - self.noisy_held) / total < need - 1e-12 if ok
-                 else (held + self.noisy_failed) / total >= need - 1e-12)
+
+        def ok(h: int) -> bool:
+            return need - 1e-12 <= h / total <= most + 1e-12
+
+        flips = any(ok(h) != ok(held) for h in range(held - self.noisy_held,
+                                                     held + self.noisy_failed + 1))
         noisy = self.noisy_held + self.noisy_failed
         kind = "; ".join(sorted(self.kinds))
         note = (f"{noisy} of {total} cells decided within the 95 % interval of "

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from mlfsbench.report.claims._base import NotCheckable, Outcome, Rule, share_ok
+from mlfsbench.report.claims._base import (
+    NotCheckable,
+    Outcome,
+    Rule,
+    fraction_bounds,
+    share_ok,
+)
 
 #: ``check`` -> what must hold of one draw's ranking (0-based features).
 CHECKS = {
@@ -17,7 +23,23 @@ CHECKS = {
     "position": "one of `features` is at position `k` (1-based)",
     "within_first": "every one of `features` is among the first `k`",
     "last_set": "`features` are the last ones of the ranking, in any order",
+    "cover": "the shortest prefix of the ranking holding a feature of every "
+             "group of `groups` has a length in `range`",
+    "max_score": "every score is at most `threshold`",
 }
+
+
+def cover_length(ranking, groups) -> int:
+    """The length of the shortest prefix of ``ranking`` that holds at least
+    one feature of every group (``len(ranking) + 1`` when none does).
+
+    >>> cover_length([7, 4, 0, 9, 1], [[0, 1], [9], [4]])
+    4
+    """
+    pos = {int(f): i for i, f in enumerate(ranking)}
+    never = len(ranking)
+    return max(min((pos.get(int(f), never) for f in g), default=never)
+               for g in groups) + 1
 
 
 def holds(check: str, ranking, score, q) -> bool:
@@ -44,6 +66,12 @@ def holds(check: str, ranking, score, q) -> bool:
         return want <= set(r[:k])
     if check == "last_set":
         return set(r[-len(want):]) == want
+    if check == "cover":
+        lo, hi = q["range"]
+        return lo <= cover_length(r, q["groups"]) <= hi
+    if check == "max_score":
+        s = np.asarray(score, dtype=float) if score is not None else np.array([np.nan])
+        return bool(np.all(np.isfinite(s)) and np.all(s <= float(q["threshold"])))
     raise ValueError(f"unknown artificial check {check!r}")
 
 
@@ -51,7 +79,7 @@ class Artificial(Rule):
     """The selection on a generated problem (:mod:`mlfsbench.data.artificial`,
     run by :mod:`mlfsbench.report.artificial`) over ``repeats`` draws: the
     share of draws where ``check`` holds (:data:`CHECKS`) is at least
-    ``min_fraction`` (default 1)."""
+    ``min_fraction`` (default 1) and at most ``max_fraction`` (default 1)."""
 
     name = "artificial"
     evidence = "none"
@@ -60,9 +88,10 @@ class Artificial(Rule):
 
     def describe(self, claim):
         q = claim["quantity"]
-        return (f"{int(q.get('repeats', 20))} draws of problem {q['problem']}: "
-                f"{CHECKS[q['check']]}, in at least "
-                f"{float(claim.get('min_fraction', 1.0)):.3g} of them")
+        need, most = fraction_bounds(claim)
+        text = (f"{int(q.get('repeats', 20))} draws of problem {q['problem']}: "
+                f"{CHECKS[q['check']]}, in at least {need:.3g} of them")
+        return text + (f" and at most {most:.3g}" if most < 1 else "")
 
     def check(self, claim, results):
         from mlfsbench.report.artificial import run_problem
@@ -79,6 +108,6 @@ class Artificial(Rule):
                                        discretize=q.get("discretize"))
         held = sum(holds(q["check"], r, s, q)
                    for r, s in zip(rankings, scores, strict=True))
-        need = float(claim.get("min_fraction", 1.0))
-        return Outcome(share_ok(held, len(rankings), need),
+        need, most = fraction_bounds(claim)
+        return Outcome(share_ok(held, len(rankings), need, most),
                        f"holds in {held} of {len(rankings)} draws", "", ())

@@ -11,6 +11,7 @@ from mlfsbench.report.claims._base import (
     Rule,
     claim_datasets,
     fmt,
+    fraction_bounds,
     join,
     metrics_of,
     printed_outcome,
@@ -128,12 +129,12 @@ class Similar(Rule):
                     own = f", tolerance {tol:.4g}" if tol != tolerance else ""
                     parts.append(f"{label}: {shown} (gap {gap:.4f}{own})")
                 held += ok
-        need = float(claim.get("min_fraction", 1.0))
+        need, most = fraction_bounds(claim)
         ours = f"within {tolerance:g} in {held} of {total} ({'; '.join(parts)})"
-        ok = share_ok(held, total, need)
+        ok = share_ok(held, total, need, most)
         if cells is None:
             return Outcome(ok, ours, note, datasets)
-        extra, noise_note = cells.verdict(held, total, need)
+        extra, noise_note = cells.verdict(held, total, need, most)
         return Outcome(ok, ours, join(note, noise_note), datasets, extra)
 
 

@@ -11,6 +11,7 @@ from mlfsbench.report.claims._base import (
     Outcome,
     Rule,
     claim_datasets,
+    fraction_bounds,
     join,
     metrics_of,
     printed_outcome,
@@ -18,6 +19,7 @@ from mlfsbench.report.claims._base import (
     share_ok,
 )
 from mlfsbench.report.claims.results import greater_is_better
+from mlfsbench.report.claims.rules import _joint
 
 
 class Winner(Rule):
@@ -33,13 +35,22 @@ class Winner(Rule):
     other method (a cell that agrees) or against the methods that beat it
     (one that does not), each with its interval: paired fold differences at
     one K, a bootstrap over folds for a rank score (:class:`~.noise.Noise`).
+
+    ``joint: feature_reduction`` reads each method as the point (measure,
+    share of features kept) of a joint figure and the best by
+    ``joint_score`` (:mod:`._joint`): the nearest to the figure's best
+    corner (``corner``, its propagated s.d. for the noise) or the
+    undominated ones (``pareto``, the default; no interval).
+    ``max_fraction`` bounds the share from above.
     """
 
     name = "winner"
     schema = {"required": ["quantity", "paper"]}
 
     def describe(self, claim):
-        return "winner: " + super().describe(claim)
+        q = claim.get("quantity") or {}
+        return ("winner: " + super().describe(claim)
+                + (_joint.describe(q) if q.get("joint") else ""))
 
     def printed(self, claim, datasets, tables):
         q = claim["quantity"]
@@ -54,12 +65,12 @@ class Winner(Rule):
                 total += 1
                 best = printed_tables.winners(t, [d], q["methods"])[d]
                 agree += any(w in best for w in want)
-            need = float(claim.get("min_fraction", 1))
+            need, most = fraction_bounds(claim)
             who = claim["paper"] if isinstance(claim["paper"], str) else \
                 "the paper's winner"
             these = "on this dataset" if len(datasets) == 1 else \
                 f"on these {len(datasets)} datasets"
-            parts.append((share_ok(agree, total, need),
+            parts.append((share_ok(agree, total, need, most),
                           f"the paper's own {t.id} {these}: {who} best on {agree} "
                           f"of {total}" + (f" (the claim needs {need:.4g})"
                                            if need < 1 else "")))
@@ -70,6 +81,7 @@ class Winner(Rule):
         datasets, note = claim_datasets(claim, results)
         metrics = metrics_of(q)
         k = q.get("n_features", "mean")
+        how = q.get("joint_score", "pareto") if q.get("joint") else None
         agree, total, parts = 0, 0, []
         cells = noise.Noise()
         for metric in metrics:
@@ -78,27 +90,40 @@ class Winner(Rule):
                 want = _wanted(claim["paper"], d)
                 if want is None:
                     continue
-                scores = results.scores(metric, d, q["methods"], k)
-                best = max(scores.values()) if greater else min(scores.values())
-                winners = [m for m, v in scores.items() if np.isclose(v, best)]
+                shown = ""
+                if how:
+                    pts = _joint.points(results, metric, d, q["methods"], k, greater,
+                                        q["joint"])
+                    scores = pts
+                    winners = _joint.winners(pts, greater, how)
+                    shown = f" [{_joint.words(pts, how)}]"
+                else:
+                    scores = results.scores(metric, d, q["methods"], k)
+                    best = max(scores.values()) if greater else min(scores.values())
+                    winners = [m for m, v in scores.items() if np.isclose(v, best)]
                 total += 1
                 hit = [w for w in want if w in winners]
                 agree += bool(hit)
                 first = hit[0] if hit else next((w for w in want if w in scores), None)
-                if first is not None:
+                if first is not None and how != "pareto":
                     rivals = [m for m in scores if m not in want] if hit else \
                         [m for m in winners if m != first]
-                    cells.add(bool(hit), _gaps(results, metric, d, q["methods"], k,
-                                               first, rivals))
+                    gaps = ([_joint.corner_gap(pts[first], pts[r]) for r in rivals]
+                            if how == "corner" else
+                            _gaps(results, metric, d, q["methods"], k, first, rivals))
+                    cells.add(bool(hit), gaps)
                 label = d if len(metrics) == 1 else f"{metric}/{d}"
-                parts.append(f"{label}: {'='.join(winners)}")
+                parts.append(f"{label}: {'='.join(winners)}{shown}")
         if total == 0:
             raise NotCheckable("the paper names no winner on the datasets run here")
-        need = float(claim.get("min_fraction", 1.0))
+        need, most = fraction_bounds(claim)
         ours = f"winner agrees on {agree} of {total} ({'; '.join(parts)})"
-        extra, noise_note = cells.verdict(agree, total, need)
-        return Outcome(share_ok(agree, total, need), ours, join(note, noise_note),
-                       datasets, extra)
+        if how == "pareto":
+            extra, noise_note = {"robust": _joint.PARETO_ROBUST}, ""
+        else:
+            extra, noise_note = cells.verdict(agree, total, need, most)
+        return Outcome(share_ok(agree, total, need, most), ours,
+                       join(note, noise_note), datasets, extra)
 
 
 def _wanted(paper, dataset):
