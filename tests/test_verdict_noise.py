@@ -221,3 +221,26 @@ def test_every_rule_is_one_class_with_a_schema():
         assert cls.name == name
         assert cls.evidence in ("table", "cd", "curves", "none")
         assert isinstance(cls.schema, dict)
+
+
+def test_the_per_fold_table_read_from_disk(tmp_path):
+    # the claims stage reads tables/metrics.tsv (labels as categories) and
+    # tables/summary.tsv as the aggregate stage writes them
+    from mlfsbench.io import format_table
+    from mlfsbench.report.aggregate import summarize
+
+    cells = {("d", "a", 5): 0.20 + 0.05 * FOLD - 0.001 * SWING,
+             ("d", "b", 5): 0.21 + 0.05 * FOLD,
+             ("d", "all-features", "all"): np.full(N, 0.25)}
+    frame = results(cells).metrics
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "tables" / "metrics.tsv").write_text(format_table(frame))
+    (tmp_path / "tables" / "summary.tsv").write_text(format_table(summarize(frame)))
+    res = Results(tmp_path)
+    g = res.gap("hamming_loss", "d", "a", "b", 5)
+    assert (g.n, round(g.gap, 6)) == (N, -0.01)
+    assert res.folds("hamming_loss", "d", "all-features", 5).tolist() == [0.25] * N
+    q = {"metric": "hamming_loss", "dataset": "d", "better": ["a"], "worse": ["b"],
+         "n_features": 5}
+    row = evaluate_claim(claim("better", quantity=q), res)
+    assert (row["verdict"], row["robust"]) == (REPRODUCED, BEYOND_NOISE)

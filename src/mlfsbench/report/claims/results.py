@@ -121,12 +121,14 @@ class Results:
     @property
     def summary(self) -> pd.DataFrame:
         if self._summary is None:
-            if self.metrics is not None:
+            path = os.path.join(self.root, "tables", "summary.tsv")
+            if not os.path.exists(path) and self._metrics is not None:
+                # per-fold values given as a frame: their summary
                 from mlfsbench.report.aggregate import summarize
 
-                self._summary = summarize(self.metrics)
+                self._summary = summarize(self._metrics.astype(
+                    {c: str for c in self._metrics.columns if c != "value"}))
                 return self._summary
-            path = os.path.join(self.root, "tables", "summary.tsv")
             if not os.path.exists(path):
                 raise NotCheckable(f"no result table {path}")
             self._summary = without_methods(
@@ -140,9 +142,13 @@ class Results:
             self._metrics_read = True
             path = os.path.join(self.root, "tables", "metrics.tsv")
             if os.path.exists(path):
-                self._metrics = without_methods(
-                    read_table(path, dtype={"n_features": str, "split": str,
-                                            "fold": str}), self.exclude)
+                # labels as categories: a study's table has millions of rows
+                # (Sechidis 2019: 30 hold-outs x 51 K x every method and
+                # metric); each (metric, dataset) group is made plain again
+                self._metrics = without_methods(read_table(path, dtype={
+                    **dict.fromkeys(("dataset", "split", "fold", "selector",
+                                     "classifier", "n_features", "metric"),
+                                    "category"), "value": float}), self.exclude)
         return self._metrics
 
     def _fold_rows(self, metric: str, dataset: str) -> pd.DataFrame | None:
@@ -151,9 +157,12 @@ class Results:
         if m is None:
             return None
         if self._groups is None:
-            self._groups = {key: g for key, g in m.groupby(["metric", "dataset"],
-                                                           sort=False)}
-        return self._groups.get((metric, dataset))
+            self._groups = {key: g for key, g in m.groupby(
+                ["metric", "dataset"], sort=False, observed=True)}
+        rows = self._groups.get((metric, dataset))
+        if rows is not None:
+            rows = rows.astype({c: str for c in rows.columns if c != "value"})
+        return rows
 
     def stats(self, metric: str) -> dict[str, Any]:
         if metric in self.metric_map:
