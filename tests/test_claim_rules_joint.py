@@ -28,7 +28,7 @@ from mlfsbench.report.claims import (
 )
 from mlfsbench.report.claims._base import share_ok
 from mlfsbench.report.claims.evaluate import _merged, load_claims
-from mlfsbench.report.claims.rules import _joint
+from mlfsbench.report.claims.rules import joint_figures as _joint
 from mlfsbench.report.claims.rules.artificial import cover_length, holds
 
 N = 10

@@ -34,7 +34,7 @@ def greater_is_better(metric: str) -> bool:
         raise ValueError(f"unknown metric {metric!r}") from None
 
 
-def _is_k(value: Any) -> bool:
+def is_k(value: Any) -> bool:
     return isinstance(value, int) or str(value).isdigit()
 
 
@@ -347,11 +347,11 @@ class Results:
             numeric = rows[rows["n_features"].str.isdigit()]
             curve = numeric.groupby(numeric["n_features"].astype(int))["mean"].mean()
             curves[name] = curve
-            if _is_k(n_features) or n_features in ("all", "selected"):
+            if is_k(n_features) or n_features in ("all", "selected"):
                 at = rows[rows["n_features"] == str(n_features)]
                 if at.empty:
                     raise NotCheckable(f"{name} has no result at "
-                                       f"{'K = ' if _is_k(n_features) else ''}"
+                                       f"{'K = ' if is_k(n_features) else ''}"
                                        f"{n_features} on {dataset}")
                 out[name] = float(at["mean"].mean())
             elif n_features == "mean":

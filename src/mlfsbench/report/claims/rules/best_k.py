@@ -15,7 +15,7 @@ from mlfsbench.report.claims._base import (
 )
 from mlfsbench.report.claims.results import greater_is_better
 from mlfsbench.report.claims.rules._curves import allowance, curve, reach_k
-from mlfsbench.report.claims.rules.earliest_best import _tol_words
+from mlfsbench.report.claims.rules.earliest_best import tol_words
 
 
 class BestK(Rule):
@@ -49,7 +49,7 @@ class BestK(Rule):
 
     def describe(self, claim):
         q = claim["quantity"]
-        text = (f"best_k: the K of the best (within {_tol_words(claim)}) in "
+        text = (f"best_k: the K of the best (within {tol_words(claim)}) in "
                 f"{claim['paper']:g} +- {float(claim.get('tolerance', 0)):g}")
         if q.get("k_values"):
             text += f", of K = {', '.join(str(k) for k in q['k_values'])}"

@@ -15,8 +15,8 @@ from mlfsbench.report.claims._base import (
     metrics_of,
     share_ok,
 )
-from mlfsbench.report.claims.results import _is_k, greater_is_better
-from mlfsbench.report.claims.rules import _joint
+from mlfsbench.report.claims.results import greater_is_better, is_k
+from mlfsbench.report.claims.rules import joint_figures as joint
 
 #: The name of the averaged ``worse`` methods (``worse_aggregate: mean``).
 AVERAGE = "average of the others"
@@ -40,7 +40,7 @@ class Better(Rule):
     the metric (Sechidis et al. 2019, Sec. 4's rank score).
 
     ``joint: feature_reduction`` compares the points (measure, share of
-    features kept) of a joint figure (:mod:`._joint`): nearer to the best
+    features kept) of a joint figure (:mod:`.joint_figures`): nearer to the best
     corner (``joint_score: corner``) or dominating (``pareto``, the default).
 
     Each cell's deciding comparisons (every pair when it holds, the failing
@@ -60,7 +60,7 @@ class Better(Rule):
         if q.get("worse_aggregate") == "mean":
             text += ", against the average curve of the others"
         if q.get("joint"):
-            text += _joint.describe(q)
+            text += joint.describe(q)
         if q.get("among"):
             text += f", ranked among {', '.join(q['among'])}"
         return text
@@ -92,15 +92,15 @@ class Better(Rule):
                         c[AVERAGE] = c[list(q["worse"])].mean(axis=1)
                     ok = all(better(c[a], c[b], greater).all() for a, b in pairs)
                 elif how:
-                    pts = _joint.points(results, metric, d, named, k, greater,
+                    pts = joint.points(results, metric, d, named, k, greater,
                                         q["joint"])
-                    wins = {(a, b): _joint.beats(pts[a], pts[b], greater, how)
+                    wins = {(a, b): joint.beats(pts[a], pts[b], greater, how)
                             for a, b in pairs}
                     ok = all(wins.values())
                     if cells is not None:
-                        cells.add(ok, [_joint.corner_gap(pts[a], pts[b])
+                        cells.add(ok, [joint.corner_gap(pts[a], pts[b])
                                        for (a, b), w in wins.items() if ok or not w])
-                    parts.append(f"{label}: {_joint.words(pts, how)}")
+                    parts.append(f"{label}: {joint.words(pts, how)}")
                 else:
                     if averaged:
                         s = results.scores(metric, d, list(q["better"]), k)
@@ -134,7 +134,7 @@ class Better(Rule):
             ours += f" [{'; '.join(parts)}]"
         ok = share_ok(held, total, need, most)
         if how == "pareto":
-            return Outcome(ok, ours, note, datasets, {"robust": _joint.PARETO_ROBUST})
+            return Outcome(ok, ours, note, datasets, {"robust": joint.PARETO_ROBUST})
         if cells is None:
             return Outcome(ok, ours, note, datasets)
         extra, noise_note = cells.verdict(held, total, need, most)
@@ -168,7 +168,7 @@ def average_curve(results, metric: str, dataset: str, methods: list[str],
             folds = noise.cv_best(avg, greater)[0]
         elif key == "mean":
             folds = avg.mean(axis=1)
-        elif _is_k(n_features):
+        elif is_k(n_features):
             folds = avg[int(n_features)]
         else:
             raise ValueError(f"worse_aggregate at n_features {n_features!r}")
@@ -178,7 +178,7 @@ def average_curve(results, metric: str, dataset: str, methods: list[str],
         return float(curve.max() if greater else curve.min()), None
     if key == "mean":
         return float(curve.mean()), None
-    if _is_k(n_features):
+    if is_k(n_features):
         return float(curve[int(n_features)]), None
     raise ValueError(f"worse_aggregate at n_features {n_features!r}")
 

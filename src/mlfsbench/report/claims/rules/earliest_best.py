@@ -53,7 +53,7 @@ class EarliestBest(Rule):
         words = {"chain": f"K of the best non-decreasing along {along}",
                  "first": f"{q['methods'][0]}'s K of the best at most every other's",
                  "spearman": "Spearman(position in the list, K of the best) > 0"}[order]
-        text = f"earliest_best: {words}{strict}, best within {_tol_words(claim)}"
+        text = f"earliest_best: {words}{strict}, best within {tol_words(claim)}"
         if "min_fraction" in claim:
             text += f", in at least {float(claim['min_fraction']):.3g} of the cells"
         return text
@@ -107,7 +107,7 @@ def ordered(ks, order: str, strict: bool) -> bool:
     return bool(rho > 0)
 
 
-def _tol_words(claim) -> str:
+def tol_words(claim) -> str:
     spec = claim.get("best_tolerance", 0)
     if spec in (0, None):
         return "0 (the best itself)"

@@ -19,7 +19,7 @@ from mlfsbench.report.claims._base import (
     share_ok,
 )
 from mlfsbench.report.claims.results import greater_is_better
-from mlfsbench.report.claims.rules import _joint
+from mlfsbench.report.claims.rules import joint_figures as joint
 
 
 class Winner(Rule):
@@ -38,7 +38,7 @@ class Winner(Rule):
 
     ``joint: feature_reduction`` reads each method as the point (measure,
     share of features kept) of a joint figure and the best by
-    ``joint_score`` (:mod:`._joint`): the nearest to the figure's best
+    ``joint_score`` (:mod:`.joint_figures`): the nearest to the figure's best
     corner (``corner``, its propagated s.d. for the noise) or the
     undominated ones (``pareto``, the default; no interval).
     ``max_fraction`` bounds the share from above.
@@ -50,7 +50,7 @@ class Winner(Rule):
     def describe(self, claim):
         q = claim.get("quantity") or {}
         return ("winner: " + super().describe(claim)
-                + (_joint.describe(q) if q.get("joint") else ""))
+                + (joint.describe(q) if q.get("joint") else ""))
 
     def printed(self, claim, datasets, tables):
         q = claim["quantity"]
@@ -92,11 +92,11 @@ class Winner(Rule):
                     continue
                 shown = ""
                 if how:
-                    pts = _joint.points(results, metric, d, q["methods"], k, greater,
+                    pts = joint.points(results, metric, d, q["methods"], k, greater,
                                         q["joint"])
                     scores = pts
-                    winners = _joint.winners(pts, greater, how)
-                    shown = f" [{_joint.words(pts, how)}]"
+                    winners = joint.winners(pts, greater, how)
+                    shown = f" [{joint.words(pts, how)}]"
                 else:
                     scores = results.scores(metric, d, q["methods"], k)
                     best = max(scores.values()) if greater else min(scores.values())
@@ -108,7 +108,7 @@ class Winner(Rule):
                 if first is not None and how != "pareto":
                     rivals = [m for m in scores if m not in want] if hit else \
                         [m for m in winners if m != first]
-                    gaps = ([_joint.corner_gap(pts[first], pts[r]) for r in rivals]
+                    gaps = ([joint.corner_gap(pts[first], pts[r]) for r in rivals]
                             if how == "corner" else
                             _gaps(results, metric, d, q["methods"], k, first, rivals))
                     cells.add(bool(hit), gaps)
@@ -119,7 +119,7 @@ class Winner(Rule):
         need, most = fraction_bounds(claim)
         ours = f"winner agrees on {agree} of {total} ({'; '.join(parts)})"
         if how == "pareto":
-            extra, noise_note = {"robust": _joint.PARETO_ROBUST}, ""
+            extra, noise_note = {"robust": joint.PARETO_ROBUST}, ""
         else:
             extra, noise_note = cells.verdict(agree, total, need, most)
         return Outcome(share_ok(agree, total, need, most), ours,
