@@ -236,3 +236,25 @@ def test_first_solve_is_shared_and_equals_qr(overlapping):
     W0, _ = fit_logistic_glmfit(np.zeros((4, 0)), np.array([[1], [1], [1], [0]]),
                                 max_iter=0)
     assert W0[-1, 0] == pytest.approx((np.log(3.0) + 4.0 / 3.0) * 0.5, rel=1e-14)
+
+
+def test_ill_conditioned_design_is_solved_by_qr_throughout(overlapping, monkeypatch):
+    # a column within 1e-5 of another: the scaled Gram matrix of the design
+    # has condition ~1e10 > 1 / GLM_RCOND, so no solve uses the normal
+    # equations and the fit is the QR one
+    from mlfsbench.estimators.classifiers import br_lr
+
+    X, Y = overlapping
+    noise = 1e-5 * np.random.RandomState(1).normal(size=len(X))
+    near = np.column_stack([X, X[:, 0] + noise])
+    for key in br_lr._stats:
+        monkeypatch.setitem(br_lr._stats, key, 0)
+    W, n = fit_logistic_glmfit(near, Y)
+    assert br_lr._stats["cholesky"] == 0 and br_lr._stats["qr"] == n.sum()
+    W_qr, n_qr = fit_logistic_glmfit(near, Y, solver="qr")
+    np.testing.assert_array_equal(n, n_qr)
+    # the first solve is one QR for all labels (grouped rows) instead of
+    # one per label on the original rows: the same solution to rounding,
+    # amplified by the conditioning, far within TolX
+    rel = np.abs(W - W_qr) / np.maximum(np.abs(W_qr), 1.0)
+    assert rel.max() < 1e-7

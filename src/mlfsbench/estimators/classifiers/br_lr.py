@@ -779,7 +779,10 @@ def fit_logistic_glmfit(X, Y, *, max_iter=GLMFIT_MAX_ITER, tolx=GLMFIT_TOLX,
             z, w = _glm_weights(eta, ybar[:, active])
             Bnew = _qr_solves(Dk, w * np.sqrt(counts)[:, None], z)
         elif it == 1:
-            Bnew = _cholesky_first(Dk, counts, positives[:, active])
+            Bnew, well = _cholesky_first(Dk, counts, positives)
+            # an ill-conditioned design (uniform weights) stays so under
+            # IRLS weights in practice: every solve by QR, no Gram tried
+            by_qr[:] = not well
         else:
             z, w = _glm_weights(eta, ybar[:, active])
             Bnew, by_qr[active] = _cholesky_solves(gram, Dk, w, z, counts,
@@ -863,7 +866,8 @@ def _cholesky_first(Dk, counts, positives):
     is that of ``[1, X]' C [1, X] b = (log 3 + 4/3) [1, X]' (2 pos - C 1)``
     with ``C`` the group counts: by one Cholesky factorisation when well
     conditioned (:func:`_scaled_cholesky`), else by one QR of
-    ``sqrt(C) [1, X]`` with every label's response beside it.
+    ``sqrt(C) [1, X]`` with every label's response beside it. Returns the
+    solutions and whether the normal equations were used.
     """
     scale = math.log(3.0) + 4.0 / 3.0
     G = Dk.T @ (Dk * counts[:, None])
@@ -871,13 +875,13 @@ def _cholesky_first(Dk, counts, positives):
     if found is not None:
         _stats["cholesky"] += positives.shape[1]
         rhs = Dk.T @ (scale * (2.0 * positives - counts[:, None]))
-        return _scaled_solve(*found, rhs)
+        return _scaled_solve(*found, rhs), True
     _stats["qr"] += positives.shape[1]
     root = np.sqrt(counts)[:, None]
     zbar = scale * (2.0 * positives / counts[:, None] - 1.0)
     p = Dk.shape[1]
     R = np.linalg.qr(np.hstack([Dk * root, zbar * root]), mode="r")
-    return solve_triangular(R[:p, :p], R[:p, p:], check_finite=False)
+    return solve_triangular(R[:p, :p], R[:p, p:], check_finite=False), False
 
 
 def _cholesky_solves(gram, Dk, w, z, counts, by_qr):
@@ -1088,7 +1092,12 @@ class BRLogisticRegression(MultiLabelClassifier):
         previous subset's weights (0 for a new column) and stops by the same
         criteria as a fresh fit, so the results equal the per-subset fits
         within the solver's tolerance; the fold is validated once. Other
-        solvers run the per-subset loop.
+        solvers run the per-subset loop; ``"irls-glmfit"`` on purpose: its
+        result is the iterate where a label stops (or the 101st, on a
+        separable label), which a warm start would move, so each subset is
+        fitted from glmfit's own start (``tests/test_predict_path.py``).
+        Nothing else is shared across subsets: each fit's weights, hence its
+        Gram matrices, are its own.
         """
         if self.solver != "batched-lbfgs":
             return super().predict_path(X_train, Y_train, X_test, column_sets)
