@@ -765,7 +765,7 @@ def fit_logistic_glmfit(X, Y, *, max_iter=GLMFIT_MAX_ITER, tolx=GLMFIT_TOLX,
     # count * w^2 and response eta + (ybar - mu) / v (ybar: the group's
     # share of positives).
     ybar = positives / counts[:, None]
-    gram = _Gram(Dk) if solver == "cholesky" and q else None
+    gram = None  # the pair products, made when first needed
     by_qr = np.zeros(q, dtype=bool)  # labels whose solves went to QR
     active = np.arange(q)
     it = 0
@@ -785,6 +785,8 @@ def fit_logistic_glmfit(X, Y, *, max_iter=GLMFIT_MAX_ITER, tolx=GLMFIT_TOLX,
             by_qr[:] = not well
         else:
             z, w = _glm_weights(eta, ybar[:, active])
+            if gram is None and not by_qr[active].all():
+                gram = _Gram(Dk)
             Bnew, by_qr[active] = _cholesky_solves(gram, Dk, w, z, counts,
                                                    by_qr[active])
         B_prev = B[:, active]
@@ -884,6 +886,36 @@ def _cholesky_first(Dk, counts, positives):
     return solve_triangular(R[:p, :p], R[:p, p:], check_finite=False), False
 
 
+_SMALL = 64  # Gram matrices up to this order are tested and solved batched
+
+
+def _small_solves(G, rhs):
+    """:func:`_scaled_cholesky`'s test and solve for a stack of small Gram
+    matrices (lower triangles) at once: the scaled matrices' inverses
+    (batched LU) give their exact 1-norm condition ``||S||_1 ||S^-1||_1``
+    (LAPACK's estimate is a lower bound of it; the same bound,
+    ``1 / GLM_RCOND``) and the solutions of the well-conditioned ones.
+    Returns which passed (``None`` when a matrix is exactly singular: the
+    caller then tests them one by one) and the solutions (columns)."""
+    L = np.tril(G)
+    S = L + np.swapaxes(L, 1, 2)
+    idx = np.arange(S.shape[1])
+    diag = L[:, idx, idx]
+    S[:, idx, idx] = diag
+    s = 1.0 / np.sqrt(diag)
+    S *= s[:, :, None]
+    S *= s[:, None, :]
+    try:
+        inv = np.linalg.inv(S)
+    except np.linalg.LinAlgError:
+        return None, None
+    norm = np.abs(S).sum(axis=1).max(axis=1)
+    norm_inv = np.abs(inv).sum(axis=1).max(axis=1)
+    good = np.isfinite(norm_inv) & (norm * norm_inv <= 1.0 / GLM_RCOND)
+    x = np.einsum("mij,mj->mi", inv, s * rhs.T)
+    return good, (s * x).T
+
+
 def _cholesky_solves(gram, Dk, w, z, counts, by_qr):
     """Every running label's weighted least squares by its normal equations.
 
@@ -907,6 +939,12 @@ def _cholesky_solves(gram, Dk, w, z, counts, by_qr):
         for lo in range(0, chol.size, step):
             cols = chol[lo:lo + step]
             G = gram(C[:, cols])
+            if p <= _SMALL:  # batched: no per-label calls
+                good, x = _small_solves(G, rhs[:, lo:lo + cols.size])
+                if good is not None:
+                    out[:, cols[good]] = x[:, good]
+                    by_qr[cols[~good]] = True
+                    continue
             for j, col in enumerate(cols):
                 found = _scaled_cholesky(G[j])
                 if found is None:
