@@ -56,8 +56,14 @@ Choices (tested in ``tests/test_br_lr.py``):
   limit, 1 342 distinct test scores of 18 020), against Lee 2016's printed
   baseline 0.165 / 0.478 (Tables 5-6); at the 50 features the ``lee2016``
   selector ranks first, 0.0553 / 0.0861 against 0.0557 / 0.0889 (paper
-  0.055 / 0.096). Its cost grows as labels x 101 x rows x features^2: the
-  enron fit above took 23 min on a loaded core, against 12 s.
+  0.055 / 0.096). Its cost grows as labels x solves x rows x features^2
+  where QR is needed: the weighted least squares of all running labels go
+  through their normal equations at once where the scaled Gram matrix is
+  well conditioned (Gram matrices from one sparse product over the nonzero
+  pairs, one Cholesky per label), through glmfit's QR elsewhere; the enron
+  fit above needs QR throughout (about 15 min per fold on one thread), the
+  all-features fits of bibtex and delicious hours
+  (``bench/bench_br_lr_glmfit.py``, docs/cluster.md).
 """
 
 from __future__ import annotations
