@@ -722,8 +722,8 @@ def fit_logistic_glmfit(X, Y, *, max_iter=GLMFIT_MAX_ITER, tolx=GLMFIT_TOLX,
     have no correct digit (tried: coefficients of 1e16), QR has, and takes
     over. The scores of such labels stay close (yeast: 1e-13, ties at the
     bounds included, ``tests/test_br_lr_glmfit.py``; on the n <= 50 paths of
-    genbase and languagelog up to 4e-3 in a score, where a label's early,
-    still well-conditioned solves went another way; no prediction moved,
+    genbase and languagelog up to 4e-3 in a score of a label at the limit:
+    rounding differences grow over its 101 solves; no prediction moved,
     ``bench/bench_br_lr_glmfit.py``). Test scores within
     about 1e-10 of a threshold (a group whose fitted probability is 1/2)
     may fall on either side, as they may between two QR implementations.
