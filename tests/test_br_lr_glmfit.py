@@ -21,6 +21,16 @@ from mlfsbench.estimators.classifiers.br_lr import (
 sm = pytest.importorskip("statsmodels.api")
 
 
+@pytest.fixture(autouse=True)
+def _one_thread():
+    """One BLAS thread, as the workflow's jobs run (a threaded QR of many
+    small matrices is many times slower on a loaded machine)."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1):
+        yield
+
+
 @pytest.fixture
 def overlapping():
     """Three overlapping (not separable) labels, repeated binary-ish rows."""
@@ -115,3 +125,136 @@ def test_grouped_identical_rows_equal_statsmodels():
                      family=sm.families.Binomial()).fit(method="IRLS", tol=1e-12)
         assert np.abs(W[:-1, label] - res.params[1:]).max() < 1e-6
         assert abs(W[-1, label] - res.params[0]) < 1e-6
+
+
+# --------------------------------------------------------------------------
+# The batched normal equations (solver="cholesky", the default) against
+# glmfit's own QR solves (solver="qr", the implementation before them)
+# --------------------------------------------------------------------------
+def _sparse_twin_design(rng, rows=300, cols=40, density=0.08):
+    X = (rng.uniform(size=(rows, cols)) < density).astype(float)
+    return np.column_stack([np.ones(rows), X])
+
+
+@pytest.mark.parametrize("density", [0.08, 0.6])  # pair products / dense syrk
+def test_gram_matrices_equal_the_direct_products(density):
+    from mlfsbench.estimators.classifiers.br_lr import _Gram
+
+    rng = np.random.RandomState(0)
+    D = _sparse_twin_design(rng, density=density)
+    C = rng.uniform(0.1, 2.0, size=(D.shape[0], 3))
+    gram = _Gram(D)
+    assert gram.dense == (density > 0.5)
+    G = gram(C)
+    for label in range(3):
+        direct = D.T @ (D * C[:, [label]])
+        lower = np.tril_indices(D.shape[1])
+        np.testing.assert_allclose(G[label][lower], direct[lower], rtol=1e-13)
+
+
+@pytest.fixture(scope="module")
+def yeast_fold(shared_datasets):
+    """Lee 2016's yeast protocol, one fold: 80/20 hold-out (seed 0), the
+    2-bin equal-width codes of the training part."""
+    from mlfsbench.data import load_mulan
+    from mlfsbench.data.split import holdout_splits
+    from mlfsbench.workflow.folds import discretize_fold
+
+    folder = shared_datasets / "multi-label" / "yeast"
+    ds = load_mulan([folder / "yeast-train.arff", folder / "yeast-test.arff"],
+                    folder / "yeast.xml", name="yeast")
+    train, test = holdout_splits(ds.Y, 0.2, 1, random_state=0)[0]
+    X_train, X_test = discretize_fold(ds.X[train], ds.X[test],
+                                      strategy="equal-width", bins=2)
+    Y = np.asarray(ds.Y)
+    return (X_train.astype(float), X_test.astype(float), Y[train], Y[test])
+
+
+def _scores(W, X):
+    return expit(np.clip(X @ W[:-1] + W[-1], -LOGIT_BOUND, LOGIT_BOUND))
+
+
+def test_batched_cholesky_equals_qr_on_yeast(yeast_fold):
+    # all 103 codes, 14 labels: 13 converge in 5-8 solves, one (the rarest)
+    # is separable and runs to the limit
+    X, X_test, Y, _ = yeast_fold
+    W_qr, n_qr = fit_logistic_glmfit(X, Y, solver="qr")
+    W, n_iter = fit_logistic_glmfit(X, Y)
+    np.testing.assert_array_equal(n_iter, n_qr)  # same stopping iteration
+    limit = n_iter == GLMFIT_MAX_ITER + 1
+    assert limit.sum() == 1 and (n_iter[~limit] <= 8).all()
+    # converged labels: the same coefficients far within glmfit's TolX
+    # (1e-6 relative): both solutions are within ~kappa(S) eps <= 1e-10
+    rel = np.abs(W - W_qr)[:, ~limit] / np.maximum(np.abs(W_qr[:, ~limit]), 1.0)
+    assert rel.max() < 1e-9
+    s_qr, s = _scores(W_qr, X_test), _scores(W, X_test)
+    assert np.abs(s - s_qr)[:, ~limit].max() < 1e-12
+    # the separable label: its weighted designs are ill-conditioned (the
+    # rows past the bound weigh sqrt(eps)), its coefficients along the
+    # directions only those rows determine are rounding noise in either
+    # solver, yet its test scores agree, and so do the predictions
+    assert np.abs(s - s_qr)[:, limit].max() < 1e-12
+    np.testing.assert_array_equal(s >= 0.5, s_qr >= 0.5)
+
+
+def test_ill_conditioned_solves_go_to_qr(yeast_fold, monkeypatch):
+    from mlfsbench.estimators.classifiers import br_lr
+
+    X, _, Y, _ = yeast_fold
+    rare = [int(np.argmin(Y.sum(axis=0)))]  # the separable label
+    for key in br_lr._stats:
+        monkeypatch.setitem(br_lr._stats, key, 0)
+    _, n_iter = fit_logistic_glmfit(X, Y[:, rare])
+    assert n_iter[0] == GLMFIT_MAX_ITER + 1
+    # 101 solves: the early ones by the normal equations, then, once the
+    # scaled Gram matrix is past the rcond bound, all the rest by QR
+    assert br_lr._stats["cholesky"] + br_lr._stats["qr"] == GLMFIT_MAX_ITER + 1
+    assert br_lr._stats["qr"] > 50 and br_lr._stats["cholesky"] > 5
+
+
+def test_batched_cholesky_keeps_the_separable_ties():
+    X = np.array([[0.0], [1.0], [2.0], [3.0], [0.5], [2.5]])
+    Y = np.array([[0], [0], [1], [1], [0], [1]])
+    points = np.array([[-5.0], [0.0], [1.0], [2.0], [3.0], [9.0]])
+    W, n = fit_logistic_glmfit(X, Y)
+    W_qr, n_qr = fit_logistic_glmfit(X, Y, solver="qr")
+    assert n[0] == n_qr[0] == GLMFIT_MAX_ITER + 1
+    low, high = expit(-LOGIT_BOUND), expit(LOGIT_BOUND)
+    assert _scores(W, points)[:, 0].tolist() == [low, low, low, high, high, high]
+    assert _scores(W_qr, points)[:, 0].tolist() == [low, low, low, high, high, high]
+
+
+def test_first_solve_is_shared_and_equals_qr(overlapping):
+    # one iteration only: the common start's single factorisation against
+    # the per-row QR of the first solve
+    X, Y = overlapping
+    W, n = fit_logistic_glmfit(X, Y, max_iter=0)
+    W_qr, n_qr = fit_logistic_glmfit(X, Y, max_iter=0, solver="qr")
+    assert n.tolist() == n_qr.tolist() == [1, 1, 1]
+    np.testing.assert_allclose(W, W_qr, rtol=1e-12, atol=1e-13)
+    # by hand for the intercept-only model: b = (log 3 + 4/3)(2 rate - 1)
+    W0, _ = fit_logistic_glmfit(np.zeros((4, 0)), np.array([[1], [1], [1], [0]]),
+                                max_iter=0)
+    assert W0[-1, 0] == pytest.approx((np.log(3.0) + 4.0 / 3.0) * 0.5, rel=1e-14)
+
+
+def test_ill_conditioned_design_is_solved_by_qr_throughout(overlapping, monkeypatch):
+    # a column within 1e-5 of another: the scaled Gram matrix of the design
+    # has condition ~1e10 > 1 / GLM_RCOND, so no solve uses the normal
+    # equations and the fit is the QR one
+    from mlfsbench.estimators.classifiers import br_lr
+
+    X, Y = overlapping
+    noise = 1e-5 * np.random.RandomState(1).normal(size=len(X))
+    near = np.column_stack([X, X[:, 0] + noise])
+    for key in br_lr._stats:
+        monkeypatch.setitem(br_lr._stats, key, 0)
+    W, n = fit_logistic_glmfit(near, Y)
+    assert br_lr._stats["cholesky"] == 0 and br_lr._stats["qr"] == n.sum()
+    W_qr, n_qr = fit_logistic_glmfit(near, Y, solver="qr")
+    np.testing.assert_array_equal(n, n_qr)
+    # the first solve is one QR for all labels (grouped rows) instead of
+    # one per label on the original rows: the same solution to rounding,
+    # amplified by the conditioning, far within TolX
+    rel = np.abs(W - W_qr) / np.maximum(np.abs(W_qr), 1.0)
+    assert rel.max() < 1e-7

@@ -407,3 +407,22 @@ def test_ready_keys_are_searched_in_place_and_left_as_found(genbase_fold, monkey
         found[ready] = loo, test.index.kneighbors(test, 5)
     for a, b in zip(found[False], found[True], strict=True):
         assert_array_equal(a, b)
+
+
+def test_br_lr_glmfit_path_is_cold_per_k(yeast_fold):
+    # glmfit's result is the iterate where a label stops, or the 101st on a
+    # separable label: a warm start would stop elsewhere (another iterate
+    # within TolX) or end at another 101st iterate, so every K is a fresh
+    # fit from glmfit's start, bit for bit the per-K loop (and the fits of
+    # a small K stop before glmfit's limit, the largest ones some at it)
+    X_train, Y_train, X_test, sets = yeast_fold
+    clf = BRLogisticRegression(solver="irls-glmfit")
+    picked = [sets[0], sets[4], sets[24]]
+    expected = _per_k_loop(clf, X_train, Y_train, X_test, picked)
+    got = clf.predict_path(X_train, Y_train, X_test, picked)
+    for (pred, score), (ref_pred, ref_score) in zip(got, expected, strict=True):
+        assert_array_equal(pred, ref_pred)
+        assert_array_equal(score, ref_score)
+    iters = [BRLogisticRegression(solver="irls-glmfit").fit(X_train[:, cols], Y_train)
+             .n_iter_ for cols in picked]
+    assert iters[0].max() < 20 and iters[2].max() == 101
