@@ -26,7 +26,13 @@ import numpy as np
 import pandas as pd
 
 from mlfsbench.io import write_text
-from mlfsbench.report.claims import COLUMNS, NOT_CHECKABLE, NOT_REPRODUCED, REPRODUCED
+from mlfsbench.report.claims import (
+    COLUMNS,
+    NOT_CHECKABLE,
+    NOT_REPRODUCED,
+    REPRODUCED,
+    RULES,
+)
 from mlfsbench.report.names import display_name, method_key, metric_label
 from mlfsbench.report.paper_tables import anchor, html_fragment
 from mlfsbench.report.render import CURVE_COLOURS
@@ -110,6 +116,7 @@ def evidence(claim: Mapping[str, Any] | None, experiment: str,
         return []
     q = claim.get("quantity") or {}
     rule = claim.get("rule")
+    kind = RULES[rule].evidence if rule in RULES else "table"
     tables = info.get("paper_tables") or {}
     cds = info.get("cd_by_metric") or {}
     table_k = str(info.get("table_k"))
@@ -117,7 +124,7 @@ def evidence(claim: Mapping[str, Any] | None, experiment: str,
     datasets = _claim_datasets(q)
     links: list[tuple[str, str]] = []
     for metric in _metrics(q):
-        if rule in ("average_rank", "significance", "friedman") and metric in cds:
+        if kind == "cd" and metric in cds:
             links.append((f"CD diagram ({metric})",
                           "#" + cd_anchor(experiment, metric)))
         if metric in tables and (k == table_k or k == "all"):
@@ -128,7 +135,7 @@ def evidence(claim: Mapping[str, Any] | None, experiment: str,
             else:
                 links.append((f"table: {metric}", "#" + anchor(experiment, metric)))
         if metric == info.get("headline_metric") and info.get("headline") and (
-                rule in ("degradation", "empty_subset", "better", "winner")
+                kind == "curves" or rule in ("better", "winner")
                 or k not in (table_k, "all")):
             links.append(("curves", "#" + headline_anchor(experiment)))
         if not links and metric in cds:
