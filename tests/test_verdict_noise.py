@@ -244,3 +244,19 @@ def test_the_per_fold_table_read_from_disk(tmp_path):
          "n_features": 5}
     row = evaluate_claim(claim("better", quantity=q), res)
     assert (row["verdict"], row["robust"]) == (REPRODUCED, BEYOND_NOISE)
+
+
+def test_similar_rank_scores_take_the_bootstrap_interval():
+    # two methods whose ranks swap from fold to fold: their rank scores are
+    # close, and the interval comes from the bootstrap over the 10 folds
+    # (before: "no spread" from a summary row that rank scores do not have)
+    cells = {}
+    for k in (1, 2, 3):
+        cells[("d", "b", k)] = 0.20 + 0.02 * SWING
+        cells[("d", "c", k)] = 0.2001 - 0.02 * SWING
+    q = {"metric": "hamming_loss", "datasets": ["d"], "methods": ["b", "c"],
+         "n_features": "mean-rank"}
+    # b ranks first on the means (gap 1 = the tolerance); redrawn folds swap them
+    row = evaluate_claim(claim("similar", quantity=q, tolerance=1.0), results(cells))
+    assert row["verdict"] == REPRODUCED
+    assert (row["n"], row["robust"]) == ("10", WITHIN_NOISE)

@@ -424,10 +424,13 @@ class Results:
                                   self.cell(metric, dataset, b, n_features, classifier))
 
     def rank_gaps(self, metric: str, dataset: str, methods: Sequence[str],
-                  pairs: Sequence[tuple[str, str]]) -> dict[tuple[str, str], noise.Gap]:
+                  pairs: Sequence[tuple[str, str]], *,
+                  symmetric: bool = False) -> dict[tuple[str, str], noise.Gap]:
         """Rank-score gaps ``rank(a) - rank(b)`` (ranks among ``methods``,
         averaged over K) with bootstrap intervals over folds; {} without a
-        per-fold table."""
+        per-fold table. ``symmetric``: the half-width is half the bootstrap's
+        2.5-97.5 % range, for a comparison with a threshold other than 0
+        (else ``within(0)`` says whether 0 lies inside the range)."""
         tables = {}
         for m in methods:
             t = self.fold_table(metric, dataset, m)
@@ -441,6 +444,14 @@ class Results:
             tables[m] = num
         observed = self.scores(metric, dataset, methods, "mean-rank")
         boot = noise.bootstrap_rank_scores(tables, greater_is_better(metric))
+        if symmetric:
+            n = min(len(t) for t in tables.values())
+            out = {}
+            for a, b in pairs:
+                lo, hi = np.percentile(boot[a] - boot[b], [2.5, 97.5])
+                out[(a, b)] = noise.Gap(observed[a] - observed[b], (hi - lo) / 2, n,
+                                        "bootstrap over folds")
+            return out
         return {(a, b): noise.bootstrap_gap(boot[a] - boot[b],
                                             observed[a] - observed[b])
                 for a, b in pairs}

@@ -121,7 +121,11 @@ class Similar(Rule):
                     s = results.scores(metric, d, names, k)
                     gap, a, b = _spread(s, q, greater)
                     ok = _within(gap, tol, q, claim)
-                    g = results.gap(metric, d, a, b, k)
+                    g = (results.rank_gaps(metric, d, names, [(a, b)], symmetric=True)
+                         .get((a, b)) if k == "mean-rank"
+                         else results.gap(metric, d, a, b, k))
+                    if g is None:  # no per-fold table for the rank scores
+                        g = noise.Gap(gap, float("nan"), 0, "no per-fold table")
                     # measured as the spread (positive: a worse than b, or a above b)
                     g = noise.Gap(gap, g.half, g.n, g.kind)
                     cells.add(ok, [shifted(g, tol if gap >= 0 else -tol)])
