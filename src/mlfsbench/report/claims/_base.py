@@ -101,6 +101,21 @@ class Rule:
         return ", ".join(parts)
 
 
+def scope_words(claim: Mapping[str, Any]) -> str:
+    """The tail of a rule's ``how`` words: the claim's K range and share.
+
+    >>> scope_words({"quantity": {"k_range": [10, 60]}, "min_fraction": 0.5})
+    ', K from 10 to 60, in at least 0.5 of the cells'
+    """
+    q = claim.get("quantity") or {}
+    text = ""
+    if q.get("k_range"):
+        text += f", K from {q['k_range'][0]} to {q['k_range'][1]}"
+    if "min_fraction" in claim:
+        text += f", in at least {float(claim['min_fraction']):.3g} of the cells"
+    return text
+
+
 def k_words(k: Any) -> str:
     """A claim's ``n_features`` in words.
 

@@ -11,6 +11,7 @@ from mlfsbench.report.claims._base import (
     claim_datasets,
     join,
     metrics_of,
+    scope_words,
     share_ok,
 )
 from mlfsbench.report.claims.results import greater_is_better
@@ -53,11 +54,7 @@ class BestK(Rule):
                 f"{claim['paper']:g} +- {float(claim.get('tolerance', 0)):g}")
         if q.get("k_values"):
             text += f", of K = {', '.join(str(k) for k in q['k_values'])}"
-        if q.get("k_range"):
-            text += f", K from {q['k_range'][0]} to {q['k_range'][1]}"
-        if "min_fraction" in claim:
-            text += f", in at least {float(claim['min_fraction']):.3g} of the cells"
-        return text
+        return text + scope_words(claim)
 
     def check(self, claim, results):
         q = claim["quantity"]

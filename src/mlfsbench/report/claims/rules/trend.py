@@ -12,6 +12,7 @@ from mlfsbench.report.claims._base import (
     claim_datasets,
     join,
     metrics_of,
+    scope_words,
     share_ok,
 )
 from mlfsbench.report.claims.results import greater_is_better
@@ -60,11 +61,7 @@ class Trend(Rule):
                     f"{q.get('measure', 'fit_seconds')}) >= {t:g} on each dataset")
         text = (f"trend: Spearman(K, score, improvement positive) >= {t:g} for "
                 "each method")
-        if q.get("k_range"):
-            text += f", K from {q['k_range'][0]} to {q['k_range'][1]}"
-        if "min_fraction" in claim:
-            text += f", in at least {float(claim['min_fraction']):.3g} of the cells"
-        return text
+        return text + scope_words(claim)
 
     def check(self, claim, results):
         q = claim["quantity"]
