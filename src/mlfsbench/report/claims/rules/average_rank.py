@@ -10,10 +10,9 @@ from mlfsbench.report.claims._base import (
     claim_methods,
     metrics_of,
     printed_outcome,
-    printed_table,
     share_ok,
 )
-from mlfsbench.report.claims.rules._stats import run_stats, these
+from mlfsbench.report.claims.rules._stats import printed_rows, run_stats, these
 
 
 class AverageRank(Rule):
@@ -33,9 +32,7 @@ class AverageRank(Rule):
     def printed(self, claim, datasets, tables):
         q = claim["quantity"]
         parts = []
-        for metric in metrics_of(q):
-            t = printed_table(claim, tables, metric)
-            methods = q.get("among") or t.methods
+        for t, methods in printed_rows(claim, tables):
             ranks = printed_tables.average_ranks(t, datasets, methods)
             if "best" in q:
                 ok = ranks[q["best"]] <= ranks.min() + 1e-12

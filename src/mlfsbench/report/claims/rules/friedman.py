@@ -8,9 +8,8 @@ from mlfsbench.report.claims._base import (
     Rule,
     metrics_of,
     printed_outcome,
-    printed_table,
 )
-from mlfsbench.report.claims.rules._stats import these
+from mlfsbench.report.claims.rules._stats import printed_rows, these
 
 TIE_STATES = 20_000
 """At most this many rank-sum vectors are enumerated to bound a printed
@@ -30,11 +29,8 @@ class Friedman(Rule):
         return f"Iman-Davenport test at alpha 0.05: {claim['paper']}"
 
     def printed(self, claim, datasets, tables):
-        q = claim["quantity"]
         parts = []
-        for metric in metrics_of(q):
-            t = printed_table(claim, tables, metric)
-            methods = q.get("among") or t.methods
+        for t, methods in printed_rows(claim, tables):
             res = printed_tables.friedman(t, datasets, methods)
             rejected = bool(res["rejected"])
             text = (f"the paper's own {t.id} {these(datasets)} gives F = "

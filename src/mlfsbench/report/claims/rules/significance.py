@@ -9,9 +9,8 @@ from mlfsbench.report.claims._base import (
     Rule,
     metrics_of,
     printed_outcome,
-    printed_table,
 )
-from mlfsbench.report.claims.rules._stats import run_stats, these
+from mlfsbench.report.claims.rules._stats import printed_rows, run_stats, these
 
 
 def _outcome(diff: float, cd: float) -> str:
@@ -35,9 +34,7 @@ class Significance(Rule):
     def printed(self, claim, datasets, tables):
         q = claim["quantity"]
         parts = []
-        for metric in metrics_of(q):
-            t = printed_table(claim, tables, metric)
-            methods = q.get("among") or t.methods
+        for t, methods in printed_rows(claim, tables):
             ranks = printed_tables.average_ranks(t, datasets, methods)
             test = q.get("test", "bonferroni_dunn").replace("_", "-")
             cd = printed_tables.critical_differences(len(methods), len(datasets))[test]
