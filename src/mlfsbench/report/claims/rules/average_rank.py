@@ -27,7 +27,7 @@ class AverageRank(Rule):
     schema = {"required": ["quantity"]}
 
     def describe(self, claim):
-        return "average rank over the datasets: " + super().describe(claim)
+        return super().describe(claim) + ", from the average ranks over the datasets"
 
     def printed(self, claim, datasets, tables):
         q = claim["quantity"]

@@ -56,7 +56,7 @@ class Better(Rule):
 
     def describe(self, claim):
         q = claim["quantity"]
-        text = "better: " + super().describe(claim)
+        text = super().describe(claim)
         if q.get("worse_aggregate") == "mean":
             text += ", against the average curve of the others"
         if q.get("joint"):

@@ -49,7 +49,7 @@ class Winner(Rule):
 
     def describe(self, claim):
         q = claim.get("quantity") or {}
-        return ("winner: " + super().describe(claim)
+        return (super().describe(claim)
                 + (joint.describe(q) if q.get("joint") else ""))
 
     def printed(self, claim, datasets, tables):
