@@ -95,9 +95,12 @@ rule summary:
     input:
         files=summary_inputs(),
     output:
-        # the report's opening page (report/workflow.rst includes it): not
-        # also a report item, its figures would be embedded twice
+        # the summary page, standalone (the run's last line names it)
         html="results/summary.html",
+        # the same without the page around it: the report's opening page
+        # (report/workflow.rst includes it); not also a report item, its
+        # figures would be embedded twice
+        fragment="results/summary.report.html",
     log:
         "logs/summary.log",
     benchmark:
@@ -110,6 +113,10 @@ rule summary:
         runtime=10,
     params:
         experiments=canonical(MAIN_EXPERIMENTS),
+        # the declared readings, for their legends beside each claim
+        readings=canonical(
+            {e: PLAN.readings[e] for e in MAIN_EXPERIMENTS if e in PLAN.readings}
+        ),
         # the claims files the page reads (papers, datasets named)
         files=content_digest(
             sorted({x["claims"] for x in MAIN_EXPERIMENTS.values() if x.get("claims")})

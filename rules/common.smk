@@ -148,11 +148,19 @@ def claims_targets():
 
 
 def summary_inputs():
-    """What the summary page shows: verdicts, CD diagrams, headline figures."""
+    """What the summary page shows: verdicts (with readings: per option),
+    CD diagrams, headline and per-dataset curves, the papers' tables, run
+    times."""
     out = claims_targets()
-    for e in MAIN_EXPERIMENTS:
+    for e, x in MAIN_EXPERIMENTS.items():
         out += [rules.headline.output.png.format(experiment=e), *_stats(e, "cd")]
         out += _stats(e, "html", rules.paper_table.output)  # the papers' tables
+        out += [
+            rules.plot.output.png.format(experiment=e, dataset=d) for d in x["datasets"]
+        ]
+        out.append(rules.runtime.output.table.format(experiment=e))
+        if x.get("claims") and PLAN.robust(e):
+            out.append(rules.readings.output.readings.format(experiment=e))
     return out
 
 

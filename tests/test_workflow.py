@@ -584,6 +584,11 @@ def _chromium() -> str | None:
     return None
 
 
+def _sheets(pdf: bytes) -> int:
+    """The number of pages of a PDF (its page objects)."""
+    return pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages")
+
+
 def check_html_report(workdir: Path, mirror: str) -> None:
     """``snakemake --report`` opened in headless Chromium as a reader would."""
     proc = subprocess.run(
@@ -655,6 +660,30 @@ def check_html_report(workdir: Path, mirror: str) -> None:
                 assert rows.nth(i).locator("b").count() >= 1
             shot = page.screenshot()
             assert len(shot) > 10_000
+            # Printed, the report runs over several sheets (on screen its
+            # view is a fixed-height scroller).
+            page.goto(report.as_uri())
+            page.locator("table.overview").first.wait_for(state="visible")
+            assert _sheets(page.pdf(format="A4")) > 1
+            # The standalone summary page: every checkable claim's evidence
+            # link lands on its target, on the first screen.
+            page.goto((workdir / "results" / "summary.html").as_uri())
+            rows = page.locator("table.claims > tbody > tr")
+            walked = 0
+            for i in range(rows.count()):
+                row = rows.nth(i)
+                links = row.locator("td.evidence a").all()
+                checkable = row.get_attribute("data-verdict") != "not checkable here"
+                assert bool(links) == checkable, row.get_attribute("id")
+                for link in links:
+                    target = link.get_attribute("href")[1:]
+                    link.click()
+                    element = page.locator(f"[id='{target}']")
+                    element.wait_for(state="visible")
+                    assert 0 <= element.bounding_box()["y"] < 900, target
+                    walked += 1
+            assert walked >= 2
+            assert _sheets(page.pdf(format="A4")) > 1
         finally:
             browser.close()
     assert errors == [], errors

@@ -26,17 +26,18 @@ import numpy as np
 import pandas as pd
 
 from mlfsbench.io import write_text
-from mlfsbench.report.claims import (
-    COLUMNS,
-    NOT_CHECKABLE,
-    NOT_REPRODUCED,
-    REPRODUCED,
-    RULES,
+from mlfsbench.report.claim_rows import (
+    cd_anchor,
+    curves_anchor,
+    headline_anchor,
+    runtime_anchor,
+    verdict_rows,
 )
+from mlfsbench.report.claims import NOT_CHECKABLE, NOT_REPRODUCED, REPRODUCED
 from mlfsbench.report.names import display_name, method_key, metric_label
-from mlfsbench.report.paper_tables import anchor, html_fragment
+from mlfsbench.report.paper_tables import html_fragment
 from mlfsbench.report.render import CURVE_COLOURS
-from mlfsbench.report.tally import tally
+from mlfsbench.report.tally import robust_word, tally
 
 PathLike = str | os.PathLike
 
@@ -45,7 +46,8 @@ PathLike = str | os.PathLike
 # a wide one its left edge) and narrows it to max-w-lg; the first rules stack
 # the rule graph below the summary (off the first screen), keep the summary
 # within the view's width (wide tables scroll in their own box) and undo the
-# rest.
+# rest. The print rules let either page run over as many sheets as it needs
+# (the report's view is a fixed-height scroller on screen).
 STYLE = """
 div.h-screen:has(.mlfs-summary){align-items:flex-start;justify-content:flex-start}
 div.grow:has(> div > .prose .mlfs-summary){flex-direction:column;min-width:0;
@@ -53,27 +55,82 @@ div.grow:has(> div > .prose .mlfs-summary){flex-direction:column;min-width:0;
 div.py-2:has(> .prose .mlfs-summary){max-width:100%;min-width:0}
 div.prose:has(.mlfs-summary){max-width:1200px}
 .mlfs-summary{font-family:sans-serif;max-width:1200px}
-.mlfs-summary h2{margin:.8em 0 .2em}
+.mlfs-summary h1{font-size:1.5em;margin:.4em 0}
+.mlfs-summary h2{margin:.8em 0 .2em;display:inline}
 .mlfs-summary table{border-collapse:collapse;font-size:90%;margin:.4em 0}
 .mlfs-summary td,.mlfs-summary th{padding:2px 6px;border-bottom:1px solid #ccc;
  text-align:left;vertical-align:top}
 .mlfs-summary table.overview td.n,.mlfs-summary table.paper td{text-align:right}
+.mlfs-summary table.overview th.paper{background:#f2f2f2;font-weight:normal}
+.mlfs-summary table.overview tr.total td{font-weight:bold}
 .mlfs-summary table.paper caption{caption-side:top;text-align:left;
  font-size:85%;color:#444}
 .mlfs-summary tr.reproduced,.mlfs-summary td.reproduced{background:#d8f0d8}
 .mlfs-summary tr.not-reproduced,.mlfs-summary td.not-reproduced{background:#f6d5d5}
 .mlfs-summary tr.not-checkable-here{background:#eeeeee}
 .mlfs-summary td.depends{background:#fbeecb}
+.mlfs-summary table.grid{font-size:95%;margin:2px 0 6px}
+.mlfs-summary p.legend{font-size:85%;margin:4px 0 0;max-width:60em}
+.mlfs-summary details.how p{font-size:85%;margin:2px 0;max-width:60em}
+.mlfs-summary details summary{cursor:pointer;color:#245;font-size:85%}
+.mlfs-summary a.permalink{color:inherit;text-decoration:none}
 .mlfs-summary .scroll{max-width:100%;overflow-x:auto}
 .mlfs-summary img{max-width:100%;height:auto;margin:2px}
 .mlfs-summary figure{margin:4px 0}
 .mlfs-summary figcaption{font-size:85%;color:#444}
 .mlfs-summary .figs{display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start}
-.mlfs-summary :target{outline:3px solid #e0a000}
+.mlfs-summary [id]{scroll-margin-top:5em}
+.mlfs-summary table.paper tr[id]{scroll-margin-top:7em}
+.mlfs-summary :target{outline:3px solid #e0a000;outline-offset:-2px}
+.mlfs-summary .filters{font-size:90%;margin:.3em 0}
+.mlfs-summary th.sortable{cursor:pointer}
+@media print{
+ html,body,div.h-screen,div.grow,div.overflow-auto,div.overflow-y-auto{
+  height:auto!important;max-height:none!important;overflow:visible!important}
+ .mlfs-summary .scroll{overflow:visible}
+ .mlfs-summary .filters,.mlfs-summary nav.contents{display:none}
+ .mlfs-summary tr,.mlfs-summary figure{break-inside:avoid}
+ .mlfs-summary :target{outline:none}
+}
+"""
+
+#: The standalone page's script: a claim id or evidence link opens the
+#: folded sections around its target (also when the page opens on it);
+#: printing opens every folded section; the claim tables filter by robust
+#: verdict and text and sort by a column on a header click. The page works
+#: without it (every section is open, every row shown).
+SCRIPT = """
+(function(){
+function openTo(id){var e=id&&document.getElementById(id);
+ for(var p=e;p;p=p.parentElement){if(p.tagName==='DETAILS'){p.open=true;}}
+ if(e){e.scrollIntoView();}}
+function hash(){openTo(decodeURIComponent(location.hash.slice(1)));}
+window.addEventListener('hashchange',hash);
+window.addEventListener('load',hash);
+window.addEventListener('beforeprint',function(){
+ document.querySelectorAll('details').forEach(function(d){d.open=true;});});
+function filter(){var v=document.getElementById('mlfs-verdict').value;
+ var t=document.getElementById('mlfs-text').value.toLowerCase();
+ document.querySelectorAll('table.claims > tbody > tr').forEach(function(r){
+  var ok=(!v||r.dataset.robust===v)&&(!t||r.textContent.toLowerCase().indexOf(t)>=0);
+  r.style.display=ok?'':'none';});}
+document.addEventListener('DOMContentLoaded',function(){
+ var v=document.getElementById('mlfs-verdict'),t=document.getElementById('mlfs-text');
+ if(v){v.addEventListener('change',filter);t.addEventListener('input',filter);}
+ document.querySelectorAll('table.claims th.sortable').forEach(function(h,i){
+  h.addEventListener('click',function(){var b=h.closest('table').tBodies[0];
+   var asc=h.dataset.asc!=='1';h.dataset.asc=asc?'1':'0';
+   Array.from(b.rows).sort(function(x,y){
+    var a=x.cells[h.cellIndex].textContent,c=y.cells[h.cellIndex].textContent;
+    var o={numeric:true};
+    return asc?a.localeCompare(c,undefined,o):c.localeCompare(a,undefined,o);
+   }).forEach(function(r){b.appendChild(r);});});});
+});
+})();
 """
 
 DEPENDS = "depends on a reading"
-
+TITLE = "mlfsbench: do the papers' claims hold?"
 
 
 def _img(path: PathLike, alt: str, cls: str = "") -> str:
@@ -84,142 +141,56 @@ def _img(path: PathLike, alt: str, cls: str = "") -> str:
             f"src='data:image/png;base64,{data}'>")
 
 
-def cd_anchor(experiment: str, metric: str) -> str:
-    return f"cd-{experiment}-{metric}"
-
-
-def headline_anchor(experiment: str) -> str:
-    return f"headline-{experiment}"
-
-
-def _metrics(q: Mapping[str, Any]) -> list[str]:
-    if q.get("metrics"):
-        return [str(m) for m in q["metrics"]]
-    return [str(q["metric"])] if q.get("metric") else []
-
-
-def _claim_datasets(q: Mapping[str, Any]) -> list[str]:
-    out = [str(d) for d in q.get("datasets") or []]
-    return out + ([str(q["dataset"])] if q.get("dataset") else [])
-
-
-def evidence(claim: Mapping[str, Any] | None, experiment: str,
-             info: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """Links (text, ``#anchor``) from a claim to what decides it on the page.
-
-    The regenerated table's rows of its datasets (when the claim reads the
-    table's K, ``all`` features, or the table's averaging), the CD diagram
-    of its metric for rank and significance claims, the headline curves
-    for a claim over the number of features of the headline metric.
-    """
-    if not claim:
-        return []
-    q = claim.get("quantity") or {}
-    rule = claim.get("rule")
-    kind = RULES[rule].evidence if rule in RULES else "table"
-    tables = info.get("paper_tables") or {}
-    cds = info.get("cd_by_metric") or {}
-    table_k = str(info.get("table_k"))
-    k = str(q.get("n_features", table_k))
-    datasets = _claim_datasets(q)
-    links: list[tuple[str, str]] = []
-    for metric in _metrics(q):
-        if kind == "cd" and metric in cds:
-            links.append((f"CD diagram ({metric})",
-                          "#" + cd_anchor(experiment, metric)))
-        if metric in tables and (k == table_k or k == "all"):
-            shown = [d for d in datasets if d in info.get("datasets", [])]
-            if shown and len(shown) <= 3:
-                links += [(f"table: {metric}, {d}", "#" + anchor(experiment, metric, d))
-                          for d in shown]
-            else:
-                links.append((f"table: {metric}", "#" + anchor(experiment, metric)))
-        if metric == info.get("headline_metric") and info.get("headline") and (
-                kind == "curves" or rule in ("better", "winner")
-                or k not in (table_k, "all")):
-            links.append(("curves", "#" + headline_anchor(experiment)))
-        if not links and metric in cds:
-            links.append((f"CD diagram ({metric})",
-                          "#" + cd_anchor(experiment, metric)))
-    return list(dict.fromkeys(links))
-
-
-def _paper_cell(row: Mapping[str, Any], claim: Mapping[str, Any] | None) -> str:
-    """The paper's number, its tolerance labelled as one (not a bare ``±``
-    that reads like the paper's s.d.)."""
-    text = str(row.get("paper", ""))
-    tol = (claim or {}).get("tolerance")
-    if tol is not None:
-        for suffix in (f" (± {tol})", f" (±{tol})"):
-            if text.endswith(suffix):
-                text = text[:-len(suffix)]
-        if "tolerance" not in text:
-            return (f"{html.escape(text)}<br><small>tolerance ± "
-                    f"{html.escape(str(tol))}</small>")
-    return html.escape(text)
-
-
-def _ours_cell(row: Mapping[str, Any], extra: Sequence[str]) -> str:
-    """Ours, with the spread columns a verdict table may carry (``ours_sd``,
-    ``n``; any other extra column as ``name: value``)."""
-    text = html.escape(str(row.get("ours", "")))
-    sd, n = str(row.get("ours_sd") or ""), str(row.get("n") or "")
-    if sd:
-        text += f" ± {html.escape(sd)}"
-    if n:
-        text += f" (n = {html.escape(n)})"
-    shown = [c for c in extra if c not in ("ours_sd", "n") and str(row.get(c) or "")]
-    text += "".join(f"<br><small>{html.escape(c)}: {html.escape(str(row[c]))}"
-                    "</small>" for c in shown)
-    return text
-
-
-def verdict_rows(table: pd.DataFrame, claims: Mapping[str, Mapping] | None = None,
-                 experiment: str = "", info: Mapping[str, Any] | None = None) -> str:
-    """The verdict table as HTML rows (claim, source, paper, ours, verdict,
-    evidence: none for a claim not checkable here); each row's id is
-    ``claim-<experiment>-<claim>``."""
-    claims, info = claims or {}, info or {}
-    known = set(COLUMNS) | {"robustness"}
-    extra = [c for c in table.columns if c not in known]
-    out = []
-    for row in table.to_dict("records"):
-        claim = claims.get(str(row["claim"]))
-        verdict = str(row["verdict"])
-        detail = str(row.get("note") or "")
-        robust = str(row.get("robustness") or "")
-        how = str(row.get("how") or "")
-        shown = [] if verdict == NOT_CHECKABLE else evidence(claim, experiment, info)
-        links = " ".join(f"<a href='{html.escape(h)}'>{html.escape(t)}</a>"
-                         for t, h in shown)
-        cells = [f"<b>{html.escape(str(row['claim']))}</b><br>"
-                 f"{html.escape(str(row['statement']))}",
-                 html.escape(str(row["source"])), _paper_cell(row, claim),
-                 _ours_cell(row, extra),
-                 f"<b>{html.escape(verdict)}</b>"
-                 + (f"<br><small>checked: {html.escape(how)}</small>" if how else "")
-                 + (f"<br><small>{html.escape(robust)}</small>" if robust else "")
-                 + (f"<br><small>{html.escape(detail)}</small>" if detail else ""),
-                 links]
-        klass = verdict.replace(" ", "-")
-        rid = html.escape(f"claim-{experiment}-{row['claim']}")
-        out.append(f"<tr id='{rid}' class='{klass}'>"
-                   + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    return "".join(out)
-
-
 def _verdicts(info: Mapping[str, Any]) -> pd.DataFrame | None:
     if info.get("claims") is None:
         return None
     return pd.read_csv(info["claims"], sep="\t", dtype=str, keep_default_na=False)
 
 
+def _readings(info: Mapping[str, Any]) -> pd.DataFrame | None:
+    path = info.get("readings")
+    if not path or not os.path.exists(path):
+        return None
+    return pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
+
+
+def _figure(fid: str, path: PathLike, alt: str, caption: str, cls: str = "") -> str:
+    return (f"<figure id='{html.escape(fid)}'>" + _img(path, alt, cls)
+            + f"<figcaption>{caption}</figcaption></figure>")
+
+
+def _runtime(name: str, path: PathLike) -> str:
+    """The runtime table of a study (``tables/runtime.tsv``): seconds per
+    dataset and method, for claims on times."""
+    table = pd.read_csv(path, sep="\t")
+    wide = table.pivot_table(index="dataset", columns="selector", values="mean")
+    body = wide.to_html(border=0, float_format=lambda v: f"{v:.3g}",
+                        classes="runtime", na_rep="")
+    return (f"<div class='scroll' id='{html.escape(runtime_anchor(name))}'>"
+            "<p><b>Run times</b>: seconds per selection (mean over the "
+            f"folds, from the jobs' benchmarks)</p>{body}</div>")
+
+
+def claims_table(name: str, info: Mapping[str, Any], table: pd.DataFrame) -> str:
+    """A study's claims: its counts, a filter (standalone page) and the rows."""
+    counts = table["verdict"].value_counts()
+    words = ", ".join(f"{n} {v}" for v, n in counts.items())
+    readings = _readings(info)
+    info = {**info, "readings_table": readings}
+    rows = verdict_rows(table, info.get("claim_specs"), name, info)
+    heads = ["claim", "paper", "ours", "verdict", "evidence"]
+    return (f"<p><b>Verdicts:</b> {html.escape(words)}.</p>"
+            "<div class='scroll'><table class='claims'><thead><tr>"
+            + "".join(f"<th class='sortable'>{h}</th>" for h in heads)
+            + f"</tr></thead><tbody>{rows}</tbody></table></div>")
+
+
 def experiment_section(name: str, info: Mapping[str, Any]) -> str:
-    """One study's block of the summary page."""
+    """One study's block of the summary page (folded: its heading opens
+    and closes it)."""
     # Headings and links never read exactly as the experiment's name: the
     # report's menu has a category of that name.
-    parts = [f"<h2 id='summary-{html.escape(name)}'>Study: {html.escape(name)}"
-             "</h2>"]
+    parts = []
     if info.get("paper"):
         parts.append(f"<p><i>{html.escape(info['paper'])}</i></p>")
     if info.get("description"):
@@ -233,14 +204,7 @@ def experiment_section(name: str, info: Mapping[str, Any]) -> str:
     parts.append("</p>")
     table = _verdicts(info)
     if table is not None:
-        counts = table["verdict"].value_counts()
-        tally = ", ".join(f"{n} {v}" for v, n in counts.items())
-        parts.append(f"<p><b>Verdicts:</b> {html.escape(tally)}.</p>")
-        rows = verdict_rows(table, info.get("claim_specs"), name, info)
-        parts.append("<div class='scroll'><table class='claims'><thead><tr>"
-                     "<th>claim</th><th>source</th><th>paper</th><th>ours</th>"
-                     "<th>verdict</th><th>evidence</th></tr>"
-                     f"</thead><tbody>{rows}</tbody></table></div>")
+        parts.append(claims_table(name, info, table))
     else:
         parts.append("<p>No claims file for this experiment.</p>")
     tables = info.get("paper_tables") or {}
@@ -249,87 +213,151 @@ def experiment_section(name: str, info: Mapping[str, Any]) -> str:
         for metric in sorted(tables):
             with open(tables[metric], encoding="utf-8") as fh:
                 parts.append(html_fragment(fh.read()))
+    if info.get("runtime"):
+        parts.append(_runtime(name, info["runtime"]))
     figs = []
     for metric, path in sorted((info.get("cd_by_metric") or {}).items()):
-        figs.append(f"<figure id='{html.escape(cd_anchor(name, metric))}'>"
-                    + _img(path, f"{name}: critical-difference diagram, {metric}",
-                           "cd")
-                    + f"<figcaption>Critical differences: "
-                      f"{html.escape(metric_label(metric))}</figcaption></figure>")
+        figs.append(_figure(cd_anchor(name, metric), path,
+                            f"{name}: critical-difference diagram, {metric}",
+                            "Critical differences: "
+                            + html.escape(metric_label(metric)), "cd"))
     if info.get("headline"):
         metric = info.get("headline_metric") or ""
-        figs.append(f"<figure id='{html.escape(headline_anchor(name))}'>"
-                    + _img(info["headline"], f"{name}: headline curves")
-                    + "<figcaption>Curves against the number of features"
-                    + (f": {html.escape(metric_label(metric))}" if metric else "")
-                    + "</figcaption></figure>")
+        figs.append(_figure(headline_anchor(name), info["headline"],
+                            f"{name}: headline curves",
+                            "Curves against the number of features"
+                            + (f": {html.escape(metric_label(metric))}"
+                               if metric else "")))
     if figs:
         parts.append("<div class='figs'>" + "".join(figs) + "</div>")
+    curves = info.get("curves") or {}
+    if curves:
+        parts.append("<h3>Curves per dataset</h3><div class='figs'>" + "".join(
+            _figure(curves_anchor(name, d), path,
+                    f"{name}: the compared metrics against the number of "
+                    f"features on {d}", f"{html.escape(d)}: the compared metrics "
+                    "against the number of features")
+            for d, path in curves.items()) + "</div>")
     if info.get("challenge"):
         parts.append(f"<p class='challenge'><b>Challengers:</b> "
                      f"{html.escape(', '.join(info.get('challengers') or []))}, "
                      f"<a href='{html.escape(info['challenge'])}'>their page against "
                      "this study's methods</a>.</p>")
-    return "<section class='study'>" + "".join(parts) + "</section>"
+    return (f"<section class='study'><details open><summary>"
+            f"<h2 id='summary-{html.escape(name)}'>Study: {html.escape(name)}</h2>"
+            "</summary>" + "".join(parts) + "</details></section>")
+
+
+def main_reason(table: pd.DataFrame,
+                claims: Mapping[str, Mapping[str, Any]] | None = None) -> str:
+    """What the robust "not reproduced" verdicts of the claims that are not
+    weak have most in common: the rule that decided most of them and how
+    many are beyond fold noise.
+
+    >>> t = pd.DataFrame({"claim": ["a", "b", "c"], "verdict": ["not reproduced"] * 3,
+    ...                   "robust": ["beyond fold noise", "within fold noise", ""]})
+    >>> main_reason(t, {"a": {"rule": "value"}, "b": {"rule": "value"},
+    ...                 "c": {"rule": "better"}})
+    '2 of 3 value claims; 1 beyond fold noise'
+    """
+    rows = [r for r in table.to_dict("records")
+            if robust_word(r) == NOT_REPRODUCED
+            and not str(r.get("robust") or "").startswith("weak claim")]
+    if not rows:
+        return ""
+    rules = pd.Series([str((claims or {}).get(str(r["claim"]), {}).get("rule")
+                           or "other") for r in rows])
+    top, n = rules.value_counts().index[0], int(rules.value_counts().iloc[0])
+    beyond = sum(str(r.get("robust") or "") == "beyond fold noise" for r in rows)
+    return f"{n} of {len(rows)} {top} claims; {beyond} beyond fold noise"
+
+
+def _tally_cells(counts: Mapping[str, Any] | None) -> list[str]:
+    classes = {"reproduced": "reproduced", "not reproduced": "not-reproduced",
+               "depends": "depends", "not checkable": "not-checkable-here"}
+    cells = []
+    for key, klass in classes.items():
+        n = None if counts is None else counts[key]
+        cells.append(f"<td class='n{' ' + klass if n else ''}'>"
+                     f"{'' if n is None else n}</td>")
+    if counts is None:
+        return cells + ["<td class='n'></td>"] * 3
+    weak = (f"{counts['weak reproduced']} / {counts['weak not reproduced']}"
+            f" / {counts['weak other']}")
+    rate = "" if counts["rate"] is None else f"{100 * counts['rate']:.0f} %"
+    return cells + [f"<td class='n'>{weak}</td>",
+                    f"<td class='n'>{counts['claims']}</td>",
+                    f"<td class='n'>{rate}</td>"]
+
+
+def _sum(counts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    keys = ["reproduced", "not reproduced", "depends", "not checkable",
+            "weak reproduced", "weak not reproduced", "weak other", "claims"]
+    out: dict[str, Any] = {k: sum(c[k] for c in counts) for k in keys}
+    judged = out["reproduced"] + out["not reproduced"]
+    out["rate"] = round(out["reproduced"] / judged, 3) if judged else None
+    return out
 
 
 def overview(experiments: Mapping[str, Mapping[str, Any]]) -> str:
-    """The opening table: a row per study, its verdicts counted as a referee
-    would sign them (:func:`~mlfsbench.report.tally.tally`: robust
-    verdicts, those that depend on a reading, not checkable ones, weak claims
-    apart, the reproduction rate over the robust verdicts; the counts add up
-    to the claims), the datasets it ran of the paper's, a link to its
-    section."""
-    tables = {n: _verdicts(i) for n, i in experiments.items()}
+    """The opening table, per paper: its citation, then a row per study
+    (experiment) with its verdicts counted as a referee would sign them
+    (:func:`~mlfsbench.report.tally.tally`: robust verdicts, those that
+    depend on a reading, not checkable ones, weak claims apart, the
+    reproduction rate over the robust verdicts; the counts add up to the
+    claims), the main reason for its robust non-reproductions
+    (:func:`main_reason`), the datasets it ran of the paper's and a link to
+    its section; a paper of several studies gets a total row, the table a
+    total over every study."""
     head = ["study", REPRODUCED, NOT_REPRODUCED, DEPENDS, NOT_CHECKABLE,
             "weak claims (reproduced / not / other)", "claims",
-            "rate (robust, not weak)", "datasets run of the paper's"]
-    classes = {"reproduced": "reproduced", "not reproduced": "not-reproduced",
-               "depends": "depends", "not checkable": "not-checkable-here"}
-    rows = []
+            "rate (robust, not weak)", "main reason (robust, not weak, not "
+            "reproduced)", "datasets run of the paper's"]
+    papers: dict[str, list[str]] = {}
     for name, info in experiments.items():
-        t = tables[name]
-        link = (f"<a href='#summary-{html.escape(name)}'>{html.escape(name)}</a>")
-        cells = [f"<td>{link}</td>"]
-        counts = tally(t) if t is not None else None
-        for key, klass in classes.items():
-            n = None if counts is None else counts[key]
-            cells.append(f"<td class='n{' ' + klass if n else ''}'>"
-                         f"{'' if n is None else n}</td>")
-        if counts is None:
-            cells += ["<td class='n'></td>"] * 3
-        else:
-            weak = (f"{counts['weak reproduced']} / {counts['weak not reproduced']}"
-                    f" / {counts['weak other']}")
-            rate = "" if counts["rate"] is None else f"{100 * counts['rate']:.0f} %"
-            cells += [f"<td class='n'>{weak}</td>",
-                      f"<td class='n'>{counts['claims']}</td>",
-                      f"<td class='n'>{rate}</td>"]
-        ran = len(info.get("datasets", []))
-        paper = ran + len(info.get("unavailable") or {})
-        cells.append(f"<td class='n'>{ran} of {paper}</td>")
-        rows.append("<tr>" + "".join(cells) + "</tr>")
+        papers.setdefault(str(info.get("paper") or ""), []).append(name)
+    bodies, every = [], []
+    for paper, names in papers.items():
+        rows = []
+        if paper:
+            rows.append(f"<tr><th class='paper' colspan='{len(head)}'>"
+                        f"{html.escape(paper)}</th></tr>")
+        counted = []
+        for name in names:
+            info = experiments[name]
+            t = _verdicts(info)
+            counts = tally(t) if t is not None else None
+            if counts is not None:
+                counted.append(counts)
+            reason = "" if t is None else main_reason(t, info.get("claim_specs"))
+            ran = len(info.get("datasets", []))
+            of = ran + len(info.get("unavailable") or {})
+            link = f"<a href='#summary-{html.escape(name)}'>{html.escape(name)}</a>"
+            rows.append(f"<tr><td>{link}</td>" + "".join(_tally_cells(counts))
+                        + f"<td>{html.escape(reason)}</td>"
+                        f"<td class='n'>{ran} of {of}</td></tr>")
+        if len(counted) > 1:
+            rows.append("<tr class='total'><td>paper total</td>"
+                        + "".join(_tally_cells(_sum(counted)))
+                        + "<td></td><td></td></tr>")
+        every += counted
+        bodies.append("<tbody>" + "".join(rows) + "</tbody>")
+    foot = ""
+    if len(every) > 1:
+        foot = ("<tfoot><tr class='total'><td>all studies</td>"
+                + "".join(_tally_cells(_sum(every)))
+                + "<td></td><td></td></tr></tfoot>")
     return ("<table class='overview'><thead><tr>"
             + "".join(f"<th>{html.escape(h)}</th>" for h in head)
-            + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
+            + "</tr></thead>" + "".join(bodies) + foot + "</table>")
 
 
-def write_summary(experiments: Mapping[str, Mapping[str, Any]],
-                  out: PathLike, code: str | None = None) -> None:
-    """``results/summary.html``: the overview table of every study first,
-    then every experiment's section, those with verdicts first (in config
-    order), then the others; ``code``: the code's version (provenance).
-
-    ``experiments`` maps a name to ``paper``, ``description``, ``datasets``,
-    ``unavailable`` (dataset -> reason), ``claims`` (path of the verdict
-    table or None), ``claim_specs`` (claim id -> its claims-file entry),
-    ``cd_by_metric`` (metric -> PNG path), ``headline`` (PNG path or
-    None), ``headline_metric``, ``paper_tables`` (metric -> HTML path)
-    and ``table_k`` (the K of those tables); an experiment with challengers
-    also ``challengers`` (their names) and ``challenge`` (its challenge
-    page, relative to ``out``), and the page then links the page across
-    studies (``challenges.html`` beside ``out``).
-    """
+def summary_body(experiments: Mapping[str, Mapping[str, Any]],
+                 code: str | None = None, standalone: bool = False) -> str:
+    """The page's content (one ``div.mlfs-summary``): the overview, the
+    contents and every study's section; ``standalone`` adds the page's
+    heading and the claims' filter (the report has its own heading and runs
+    no script of ours)."""
     experiments = dict(sorted(experiments.items(),
                               key=lambda item: item[1].get("claims") is None))
     body = "".join(experiment_section(n, i) for n, i in experiments.items())
@@ -339,9 +367,55 @@ def write_summary(experiments: Mapping[str, Mapping[str, Any]],
         code_line += ("<p class='challenges'><a href='challenges.html'>Challengers "
                       "against the studies</a> (a page per study with "
                       "challengers, linked from its section).</p>")
-    write_text(out, f"<div class='mlfs-summary'><style>{STYLE}</style>"
-                    "<h2 id='summary-overview'>Verdicts per study</h2>"
-                    f"{overview(experiments)}{code_line}{body}</div>\n")
+    contents = ("<nav class='contents'><b>Contents:</b> "
+                + " · ".join(f"<a href='#summary-{html.escape(n)}'>{html.escape(n)}</a>"
+                             for n in experiments) + "</nav>")
+    top = f"<h1>{html.escape(TITLE)}</h1>" if standalone else ""
+    filters = ""
+    if standalone:
+        options = "".join(f"<option value='{v}'>{v}</option>" for v in
+                          ("reproduced", "not reproduced", "depends",
+                           "not checkable"))
+        filters = ("<div class='filters'>Show claims: <select id='mlfs-verdict'>"
+                   f"<option value=''>every verdict</option>{options}</select> "
+                   "containing <input id='mlfs-text' type='search' "
+                   "placeholder='text, e.g. yeast'> (click a column heading to "
+                   "sort)</div>")
+    return (f"<div class='mlfs-summary'><style>{STYLE}</style>{top}"
+            "<h2 id='summary-overview'>Verdicts per study</h2>"
+            f"{overview(experiments)}{code_line}{contents}{filters}{body}</div>")
+
+
+def write_summary(experiments: Mapping[str, Mapping[str, Any]],
+                  out: PathLike, code: str | None = None,
+                  fragment: PathLike | None = None) -> None:
+    """``results/summary.html``, a standalone page: the overview table of
+    every study first, then every experiment's section, those with verdicts
+    first (in config order), then the others; ``code``: the code's version
+    (provenance). ``fragment``: where to write the same content without the
+    page around it, for the Snakemake report's opening page.
+
+    ``experiments`` maps a name to ``paper``, ``description``, ``datasets``,
+    ``unavailable`` (dataset -> reason), ``claims`` (path of the verdict
+    table or None), ``claim_specs`` (claim id -> its claims-file entry),
+    ``readings`` (path of ``readings.tsv``) and ``reading_legend`` (reading
+    -> its ``about``, ``evidence`` and options), ``cd_by_metric`` (metric ->
+    PNG path), ``headline`` (PNG path or None), ``headline_metric``,
+    ``curves`` (dataset -> PNG path of its curves), ``runtime`` (path of
+    ``runtime.tsv``), ``paper_tables`` (metric -> HTML path) and
+    ``table_k`` (the K of those tables); an experiment with challengers
+    also ``challengers`` (their names) and ``challenge`` (its challenge
+    page, relative to ``out``), and the page then links the page across
+    studies (``challenges.html`` beside ``out``).
+    """
+    page = ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width'>"
+            f"<title>{html.escape(TITLE)}</title></head><body>"
+            + summary_body(experiments, code, standalone=True)
+            + f"<script>{SCRIPT}</script></body></html>\n")
+    write_text(out, page)
+    if fragment is not None:
+        write_text(fragment, summary_body(experiments, code) + "\n")
 
 
 def headline_plot(summary: pd.DataFrame, metric: str, png: PathLike,
@@ -418,13 +492,33 @@ def challengers(experiment: Mapping[str, Any]) -> list[str]:
             for e in experiment.get(kind) or [] if e.get("challenger")]
 
 
+def reading_legend(readings: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each declared reading's legend: its ``about``, ``evidence``,
+    ``favoured`` and its options' ``about`` (an experiment's ``readings:``
+    or a claims file's scoring readings)."""
+    out = {}
+    for name, spec in (readings or {}).items():
+        spec = spec or {}
+        out[str(name)] = {
+            "about": spec.get("about", ""), "evidence": spec.get("evidence", ""),
+            "favoured": spec.get("favoured", ""),
+            "options": {str(o): {"about": (v or {}).get("about", "")}
+                        for o, v in (spec.get("options") or {}).items()}}
+    return out
+
+
 def summary_info(experiments: Mapping[str, Mapping[str, Any]],
-                 files: Sequence[str]) -> dict[str, dict[str, Any]]:
+                 files: Sequence[str],
+                 readings: Mapping[str, Mapping[str, Any]] | None = None,
+                 ) -> dict[str, dict[str, Any]]:
     """Collect each experiment's entries of :func:`write_summary` from the
     rule's input files (paths under ``results/<experiment>/``): the verdict
     table (``tables/robust_claims.tsv`` when an input, else
     ``tables/claims.tsv``), ``stats/<metric>_cd.png``,
-    ``plots/headline.png`` and ``tables/paper/<metric>.html``."""
+    ``plots/headline.png``, ``tables/paper/<metric>.html``, its readings'
+    verdicts ``tables/readings.tsv``, the curves ``plots/<dataset>.png``
+    and, for a study with a claim on times, ``tables/runtime.tsv``;
+    ``readings``: experiment -> its declared readings (their legend)."""
     import yaml
 
     out: dict[str, dict[str, Any]] = {}
@@ -446,6 +540,11 @@ def summary_info(experiments: Mapping[str, Mapping[str, Any]],
                              if os.sep + "paper" + os.sep in os.path.normpath(f)
                              and f.endswith(".html")},
             "table_k": stats.get("n_features"),
+            "readings": next((f for f in mine if f.endswith("readings.tsv")), None),
+            "reading_legend": reading_legend((readings or {}).get(name) or {}),
+            "curves": {d: f for d in x["datasets"] for f in mine
+                       if os.path.normpath(f) == os.path.join(prefix + "plots",
+                                                              f"{d}.png")},
         }
         if x.get("claims"):
             with open(x["claims"], encoding="utf-8") as fh:
@@ -462,6 +561,11 @@ def summary_info(experiments: Mapping[str, Mapping[str, Any]],
                     if "id" in c:
                         specs[str(c["id"])] = c
             info["claim_specs"] = specs
+            info["reading_legend"].update(reading_legend(data.get("readings") or {}))
+            if any(c.get("rule") == "fastest" for c in specs.values()):
+                info["runtime"] = next((f for f in mine
+                                        if f.endswith(os.sep + "runtime.tsv")
+                                        or f.endswith("/runtime.tsv")), None)
             info["unavailable"] = {d: r for d, r in
                                    (data.get("unavailable") or {}).items()
                                    if d in named}
