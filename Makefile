@@ -24,8 +24,7 @@ reproduce: venv
 	$(BIN)/mlfsbench run --cores $(CORES) --report results/report.html $(SNAKEMAKE_ARGS)
 
 quick: venv
-	$(BIN)/mlfsbench run --cores $(CORES) --configfile config/quick.yaml $(SNAKEMAKE_ARGS)
-	$(BIN)/snakemake --report results/report.html --configfile config/quick.yaml $(SNAKEMAKE_ARGS)
+	$(BIN)/mlfsbench run --cores $(CORES) --configfile config/quick.yaml --report results/report.html $(SNAKEMAKE_ARGS)
 
 report: venv
 	$(BIN)/snakemake --report results/report.html $(SNAKEMAKE_ARGS)
