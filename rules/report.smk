@@ -32,6 +32,7 @@ rule paper_table:
         options=stats_options,
         labels=labels,
         order=method_order,
+        aliases=method_aliases,
         files=printed_digest,
         code=code("paper_table.py"),
     script:

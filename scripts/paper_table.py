@@ -5,11 +5,12 @@ from mlfsbench.workflow.logutil import log_to
 
 
 def main(summary, stats, metric, experiment, outs, options, labels=None,
-         order=None, printed=None):
+         order=None, printed=None, aliases=None):
     write_paper_table(summary, stats, metric, experiment, outs,
                       n_features=options["n_features"], labels=labels, order=order,
                       decimals=options.get("round"),
-                      exclude=options.get("exclude", ()), printed=printed)
+                      exclude=options.get("exclude", ()), printed=printed,
+                      aliases=aliases)
 
 
 if __name__ == "__main__":
@@ -22,4 +23,5 @@ if __name__ == "__main__":
              smk.wildcards.experiment,
              {"tsv": out.tsv, "md": out.md, "tex": out.tex, "html": out.html},
              dict(smk.params.options), dict(smk.params.labels),
-             list(smk.params.order), printed=(printed or [None])[0])
+             list(smk.params.order), printed=(printed or [None])[0],
+             aliases=dict(smk.params.aliases))

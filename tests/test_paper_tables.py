@@ -237,3 +237,29 @@ def test_sd_display():
     assert format_sd(0.0, 10, 3) == "0"
     assert format_sd(0.0, 1, 3) == ""  # a single fold has no s.d.
     assert format_sd(0.0004, 10, 2) == "0.0004"
+
+
+def test_printed_names_find_our_hashed_ids():
+    """Spolaôr 2013's printed file names the methods by registry name
+    (ig-br), the result tables by id (ig-br-72bc78c7); Table 4 (Hamming loss
+    at the selected features) kept no cell, only its names and order."""
+    ids = {"rf-lp": "rf-lp-5aa341b8", "ig-br": "ig-br-72bc78c7",
+           "ig-lp": "ig-lp-72bc78c7"}
+    rows = [("enron", "cv10", ident, "brknn-b", k, "hamming_loss", 0.05, 0.003, 10)
+            for ident in ids.values() for k in ("selected", "all")]
+    summary = pd.DataFrame(rows, columns=["dataset", "split", "selector",
+                                          "classifier", "n_features", "metric",
+                                          "mean", "std", "folds"])
+    spolaor = load_printed(LEE.parent / "spolaor2013.printed.yaml")
+    t = paper_table(summary, "hamming_loss", "selected", printed=spolaor,
+                    aliases=ids, order=list(ids.values()))
+    assert t.printed.id == "Table 4"
+    assert t.methods == ["all-features", "ig-br-72bc78c7", "ig-lp-72bc78c7",
+                         "rf-lp-5aa341b8"]
+    head = to_markdown(t).splitlines()[2]
+    assert head == "| dataset | Baseline | IG-BR | IG-LP | RF-LP |"
+    assert "survives only in part" in t.caption()
+    assert not t.beyond().any().any() and t.printed_values().isna().all().all()
+    # without the aliases the printed names match none of ours
+    assert paper_table(summary, "hamming_loss", "selected",
+                       printed=spolaor).printed is None

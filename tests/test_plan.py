@@ -572,3 +572,9 @@ def test_the_paper_tables_read_the_printed_file_beside_the_claims_file():
     plain = plan_of(two_datasets())
     assert plain.printed_file(SimpleNamespace(experiment="x")) == []
     assert plain.printed_digest(SimpleNamespace(experiment="x")) == {}
+
+
+def test_method_aliases_map_registry_names_to_ids():
+    plan = plan_of(load("papers/spolaor2013.yaml"), readings=False)
+    aliases = plan.method_aliases(SimpleNamespace(experiment="spolaor2013"))
+    assert aliases["ig-br"] == aliases["ig-br-72bc78c7"] == "ig-br-72bc78c7"

@@ -45,6 +45,7 @@ fold (n = 1) prints no ± at all.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 import math
@@ -296,6 +297,29 @@ def match_printed(study: PrintedStudy, metric: str, n_features,
     return found, notes
 
 
+def with_our_ids(study: PrintedStudy, aliases: Mapping[str, str]) -> PrintedStudy:
+    """The printed tables with their method columns (and method labels)
+    renamed to our ids: ``aliases`` maps a name the printed file uses (an
+    entry's registry name, label or id) to the id of the result tables."""
+    if not aliases:
+        return study
+
+    def renamed(t: PrintedTable) -> PrintedTable:
+        if t.kind == "friedman":
+            return t
+        to = {m: aliases.get(m, m) for m in t.methods}
+        labels = dict(t.extra.get("labels") or {})
+        if "methods" in labels:
+            labels["methods"] = {to.get(m, m): v for m, v in labels["methods"].items()}
+        return dataclasses.replace(
+            t, values=t.values.rename(columns=to), printed=t.printed.rename(columns=to),
+            sd=None if t.sd is None else t.sd.rename(columns=to),
+            extra={**t.extra, **({"labels": labels} if labels else {})})
+
+    return dataclasses.replace(
+        study, tables={k: renamed(t) for k, t in study.tables.items()})
+
+
 def _cells(summary: pd.DataFrame, metric: str, n_features):
     """Per dataset and method: mean, s.d. and folds at K (or averaged over
     the K: mean of the means and s.d., the fewest folds), and the grid."""
@@ -328,7 +352,8 @@ def paper_table(summary: pd.DataFrame, metric: str, n_features="mean", *,
                 stats: Mapping[str, Any] | None = None,
                 labels: Mapping[str, str] | None = None, decimals: int = 3,
                 order: Sequence[str] | None = None,
-                printed: PrintedStudy | None = None) -> PaperTable:
+                printed: PrintedStudy | None = None,
+                aliases: Mapping[str, str] | None = None) -> PaperTable:
     """The paper-style table of one metric (module docstring).
 
     ``stats``: the ``stats`` rule's JSON of this metric (its control,
@@ -336,8 +361,11 @@ def paper_table(summary: pd.DataFrame, metric: str, n_features="mean", *,
     method identifiers in the order of the columns (the config's; the others
     follow sorted, the all-features baseline last); ``printed``: the study's
     printed tables: a matching one (:func:`match_printed`) sets the names,
-    order and decimals and is shown beside ours.
+    order and decimals and is shown beside ours; ``aliases``: the names its
+    methods may go by -> our ids (:func:`with_our_ids`).
     """
+    if printed is not None:
+        printed = with_our_ids(printed, aliases or {})
     cells, grid = _cells(summary, metric, n_features)
     mean = cells["mean"].unstack("method")
     std = cells["std"].unstack("method")
@@ -549,11 +577,13 @@ def write_paper_table(summary_path: PathLike, stats_path: PathLike | None,
                       order: Sequence[str] | None = None,
                       decimals: int | None = None,
                       exclude: Sequence[str] = (),
-                      printed: PathLike | None = None) -> PaperTable:
+                      printed: PathLike | None = None,
+                      aliases: Mapping[str, str] | None = None) -> PaperTable:
     """The ``paper_table`` rule: one metric's table written to ``outs``
     (keys ``tsv``, ``md``, ``tex``, ``html``); ``exclude``: method ids left
     out (a challenge experiment's challengers: the paper's table);
-    ``printed``: the study's printed file, if it has one (module docstring)."""
+    ``printed``: the study's printed file, if it has one (module docstring);
+    ``aliases``: our selectors' names -> ids (:func:`with_our_ids`)."""
     summary = without_methods(
         pd.read_csv(summary_path, sep="\t", dtype={"n_features": str}), exclude)
     stats = None
@@ -563,7 +593,7 @@ def write_paper_table(summary_path: PathLike, stats_path: PathLike | None,
     study = load_printed(printed) if printed else None
     table = paper_table(summary, metric, n_features, stats=stats, labels=labels,
                         order=order, decimals=3 if decimals is None else decimals,
-                        printed=study)
+                        printed=study, aliases=aliases)
     writers = {"tsv": to_tsv, "md": to_markdown, "tex": to_latex}
     for key, writer in writers.items():
         if key in outs:
@@ -583,4 +613,5 @@ def html_fragment(page: str) -> str:
 
 __all__ = ["BEYOND", "LEVEL", "TSV_COLUMNS", "PaperTable", "anchor", "format_sd",
            "html_fragment", "match_printed", "paper_table", "tidy", "to_html",
-           "to_latex", "to_markdown", "to_tsv", "write_paper_table"]
+           "to_latex", "to_markdown", "to_tsv", "with_our_ids",
+           "write_paper_table"]

@@ -64,6 +64,7 @@ from mlfsbench.workflow.config import (
     load_experiment_files,
     method_id,
     method_labels,
+    method_names,
     prepared_feature_counts,
     printed_path,
     protocol,
@@ -428,6 +429,14 @@ class Plan:
         """Readable names of the experiment's selectors and classifiers, by id."""
         x = self.experiments[wildcards.experiment]
         return {**method_labels(x["selectors"]), **method_labels(x["classifiers"])}
+
+    def method_aliases(self, wildcards) -> dict[str, str]:
+        """Every name of the experiment's selectors (label, registry name when
+        one entry has it, id) -> its id: how a printed table's method names
+        (``ig-br``) find our columns (``ig-br-72bc78c7``)."""
+        x = self.experiments[wildcards.experiment]
+        return {name: ident for ident, names in method_names(x["selectors"]).items()
+                for name in names}
 
     def experiment_datasets(self, wildcards) -> list[str]:
         return self.experiments[wildcards.experiment]["datasets"]
