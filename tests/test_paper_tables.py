@@ -181,6 +181,8 @@ def test_paper_names_order_and_printed_cells_beside_ours():
     cap = md.splitlines()[0]
     assert "lee2016 Table 5" in cap and "half a unit of the last printed digit" in cap
     assert "(0.0005)" in cap
+    assert ("the paper's BR + CC, ELA + CHI, FIMF, Bibtex, Corel5K, Delicious, "
+            "Enron, LLog, Slashdot: not run here") in cap
     tex = to_latex(t)
     assert r"0.028 $\pm$ 0.004 (paper 0.002)$^\dagger$" in tex
 

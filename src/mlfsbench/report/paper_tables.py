@@ -241,6 +241,12 @@ class PaperTable:
                      f"{LEVEL:.0%} interval half-width of our mean (t quantile x "
                      f"s.d. / sqrt(n)) and half a unit of the last printed digit "
                      f"({half})", "the best of each row (ours) in bold", sd]
+            unrun = [self.name(m) for m in self.printed.methods
+                     if m not in self.methods]
+            unrun += [self.dataset_name(d) for d in self.printed.datasets
+                      if d not in self.datasets]
+            if unrun:
+                parts.append(f"the paper's {', '.join(unrun)}: not run here")
             if not self.printed.complete:
                 parts.append("the paper's table survives only in part: a cell "
                              "without a printed value is ours alone")
