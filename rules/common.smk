@@ -54,6 +54,7 @@ grid, labels, stats_options = PLAN.grid, PLAN.labels, PLAN.stats_options
 claims_file, experiment_config = PLAN.claims_file, PLAN.experiment_config
 printed_file, study_of = PLAN.printed_file, PLAN.study
 readings_spec, claims_digest = PLAN.readings_spec, PLAN.claims_digest
+printed_digest, method_aliases = PLAN.printed_digest, PLAN.method_aliases
 headline_metric, provenance_config = PLAN.headline_metric, PLAN.provenance_config
 method_order, dataset_params = PLAN.method_order, PLAN.dataset_params
 experiment_datasets, stats_metrics = PLAN.experiment_datasets, PLAN.stats_metrics

@@ -1,9 +1,12 @@
 # The papers' tables regenerated: per experiment and compared metric, the
-# dataset x method table at the stats' K, as TSV, Markdown, LaTeX and HTML.
+# dataset x method table at the stats' K, as TSV, Markdown, LaTeX and HTML,
+# beside the paper's printed cells where the study's printed file has the table
+# (an input, and its sha256 a parameter: an edit of it makes the table again).
 rule paper_table:
     input:
         summary=rules.aggregate.output.summary,
         stats=rules.stats.output.json,
+        printed=printed_file,
     output:
         tsv="results/{experiment}/tables/paper/{metric}.tsv",
         md="results/{experiment}/tables/paper/{metric}.md",
@@ -29,6 +32,8 @@ rule paper_table:
         options=stats_options,
         labels=labels,
         order=method_order,
+        aliases=method_aliases,
+        files=printed_digest,
         code=code("paper_table.py"),
     script:
         "../scripts/paper_table.py"

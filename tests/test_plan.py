@@ -559,3 +559,22 @@ def test_code_version_adds_the_jobs_estimator_module():
     assert plan.code_version(script, "selector")(w) == rule_version(
         script, estimator_module("selector", name))
     assert plan.code_version(script, "selector")(w) != rule_version(script)
+
+
+def test_the_paper_tables_read_the_printed_file_beside_the_claims_file():
+    lee = plan_of(load("papers/lee2016.yaml"), readings=False)
+    w = SimpleNamespace(experiment="lee2016")
+    assert lee.printed_file(w) == ["config/papers/lee2016.printed.yaml"]
+    digest = lee.printed_digest(w)
+    assert list(digest) == ["config/papers/lee2016.printed.yaml"]
+    assert len(digest["config/papers/lee2016.printed.yaml"]) == 64
+    # an experiment without a claims file has no printed tables either
+    plain = plan_of(two_datasets())
+    assert plain.printed_file(SimpleNamespace(experiment="x")) == []
+    assert plain.printed_digest(SimpleNamespace(experiment="x")) == {}
+
+
+def test_method_aliases_map_registry_names_to_ids():
+    plan = plan_of(load("papers/spolaor2013.yaml"), readings=False)
+    aliases = plan.method_aliases(SimpleNamespace(experiment="spolaor2013"))
+    assert aliases["ig-br"] == aliases["ig-br-72bc78c7"] == "ig-br-72bc78c7"

@@ -64,6 +64,7 @@ from mlfsbench.workflow.config import (
     load_experiment_files,
     method_id,
     method_labels,
+    method_names,
     prepared_feature_counts,
     printed_path,
     protocol,
@@ -429,6 +430,14 @@ class Plan:
         x = self.experiments[wildcards.experiment]
         return {**method_labels(x["selectors"]), **method_labels(x["classifiers"])}
 
+    def method_aliases(self, wildcards) -> dict[str, str]:
+        """Every name of the experiment's selectors (label, registry name when
+        one entry has it, id) -> its id: how a printed table's method names
+        (``ig-br``) find our columns (``ig-br-72bc78c7``)."""
+        x = self.experiments[wildcards.experiment]
+        return {name: ident for ident, names in method_names(x["selectors"]).items()
+                for name in names}
+
     def experiment_datasets(self, wildcards) -> list[str]:
         return self.experiments[wildcards.experiment]["datasets"]
 
@@ -455,8 +464,11 @@ class Plan:
 
     def printed_file(self, wildcards) -> list[str]:
         """The study's printed tables beside its claims file, if it has them
-        (the claims stage computes claims from the paper's own numbers too)."""
-        path = printed_path(self.claims_file(wildcards))
+        (the claims stage computes claims from the paper's own numbers too;
+        the paper tables set the printed cells beside ours); none for an
+        experiment without a claims file."""
+        claims = self.experiments[wildcards.experiment].get("claims")
+        path = printed_path(claims) if claims else None
         return [path] if path else []
 
     def experiment_config(self, wildcards) -> dict[str, Any]:
@@ -506,6 +518,12 @@ class Plan:
         reads (no rule makes them; runs are not triggered by file times)."""
         files = [self.claims_file(wildcards), *self.printed_file(wildcards)]
         return content_digest(files)
+
+    def printed_digest(self, wildcards) -> dict[str, str]:
+        """The sha256 of the printed tables a paper table sets beside ours
+        (the paper_table rule's parameter: an edit of the file reruns it,
+        as :meth:`claims_digest` does the claims)."""
+        return content_digest(self.printed_file(wildcards))
 
     # ----------------------------------------------------------- challenges
     # What rules/challenge.smk reads: its jobs run only for the (main)
