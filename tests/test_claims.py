@@ -428,6 +428,19 @@ def test_write_claims_and_cli(tmp_path, capsys):
     assert main(["claims", str(root), "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [r["verdict"] for r in rows] == [REPRODUCED, NOT_REPRODUCED]
+    # typed: the value claim's numbers as numbers, its words apart
+    v = rows[1]
+    assert (v["rule"], v["tolerance"], v["paper"], v["ours"], v["ours_sd"], v["n"],
+            v["margin"], v["weak"]) == ("value", 0.01, 0.3, 0.1, 0.01, 2, -0.19,
+                                        False)
+    assert v["paper_text"] == "0.3 (tolerance ± 0.01)"
+    assert (rows[0]["rule"], rows[0]["paper"], rows[0]["paper_text"],
+            rows[0]["tolerance"]) == ("friedman", None, "rejected", None)
+    import jsonschema
+
+    from mlfsbench.report.claim_records import SCHEMA
+
+    jsonschema.validate(rows, yaml.safe_load(SCHEMA.read_text(encoding="utf-8")))
     assert main(["claims", str(tmp_path / "none")]) == 1
     assert "claims stage" in capsys.readouterr().err
 

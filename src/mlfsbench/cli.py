@@ -389,22 +389,15 @@ def _verdict_tag(verdict: str, colour: bool) -> str:
     return f"\033[{code}m{tag}\033[0m" if colour and code else tag
 
 
-def claims_tables(path: str) -> list[tuple[str, Any]]:
-    """``(study, verdict table)`` of ``path``: one finished experiment
+def claims_folders(path: str) -> list[tuple[str, str]]:
+    """``(study, folder)`` of ``path``: one finished experiment
     (``results/<experiment>``) or every experiment under a results folder
     (``results/``), in name order.
 
     A folder with no verdict table says why: no experiment, or, for an
     experiment, the claims stage's log line that tells why it did not finish.
     """
-    from mlfsbench.report.claims import read_verdicts
-    from mlfsbench.report.readings import read_robust
     from mlfsbench.workflow.config import VARIANT_MARK
-
-    def verdicts(folder: str):
-        # a study with readings: its verdicts under each, and their robustness
-        robust = read_robust(folder)
-        return read_verdicts(folder) if robust is None else robust
 
     root = os.fspath(path)
     if not os.path.isdir(root):
@@ -412,12 +405,12 @@ def claims_tables(path: str) -> list[tuple[str, Any]]:
                          "has not written it (give results/<experiment> or "
                          "results/)")
     if os.path.exists(os.path.join(root, "tables", "claims.tsv")):
-        return [(os.path.basename(os.path.normpath(root)), verdicts(root))]
+        return [(os.path.basename(os.path.normpath(root)), root)]
     studies = sorted(
         d for d in os.listdir(root) if VARIANT_MARK not in d
         and os.path.exists(os.path.join(root, d, "tables", "claims.tsv")))
     if studies:
-        return [(d, verdicts(os.path.join(root, d))) for d in studies]
+        return [(d, os.path.join(root, d)) for d in studies]
     name = os.path.basename(os.path.normpath(root))
     log = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(root))),
                        "logs", name, "claims.log")
@@ -428,6 +421,22 @@ def claims_tables(path: str) -> list[tuple[str, Any]]:
     raise ValueError(f"{root}: no verdict table (tables/claims.tsv) here or in "
                      "its subfolders: the workflow's claims stage has not run "
                      "for it (or the run stopped before it)")
+
+
+def study_verdicts(folder: str):
+    """A study's verdict table: ``robust_claims.tsv`` (its verdicts under each
+    reading, and their robustness) when it declares readings, else
+    ``claims.tsv``."""
+    from mlfsbench.report.claims import read_verdicts
+    from mlfsbench.report.readings import read_robust
+
+    robust = read_robust(folder)
+    return read_verdicts(folder) if robust is None else robust
+
+
+def claims_tables(path: str) -> list[tuple[str, Any]]:
+    """``(study, verdict table)`` of ``path`` (:func:`claims_folders`)."""
+    return [(study, study_verdicts(folder)) for study, folder in claims_folders(path)]
 
 
 def _last_error_line(log: str) -> str:
@@ -441,13 +450,58 @@ def _last_error_line(log: str) -> str:
     return (errors or [""])[-1][:300]
 
 
+def _read_readings(folder: str):
+    """A study's ``tables/readings.tsv`` (claim x reading x option), or None."""
+    import pandas as pd
+
+    path = os.path.join(folder, "tables", "readings.tsv")
+    if not os.path.exists(path):
+        return None
+    return pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
+
+
+def filter_tables(tables: list[tuple[str, Any]], studies: Sequence[str] = (),
+                  verdicts: Sequence[str] = ()) -> list[tuple[str, Any]]:
+    """The ``(study, table)`` of ``studies`` (all when empty; a name not among
+    them is a ValueError naming those there are), each table's claims cut to
+    those whose robust verdict (:func:`mlfsbench.report.tally.robust_word`)
+    is one of ``verdicts`` (all when empty); a study left without claims is
+    left out."""
+    from mlfsbench.report.claim_records import verdict_filter
+    from mlfsbench.report.tally import robust_word
+
+    known = [study for study, _ in tables]
+    unknown = [s for s in studies if s not in known]
+    if unknown:
+        raise ValueError(f"no verdict table for study {', '.join(unknown)} here; "
+                         f"there are: {', '.join(known)}")
+    wanted = {verdict_filter(v) for v in verdicts}
+    out = []
+    for study, table in tables:
+        if studies and study not in studies:
+            continue
+        if wanted:
+            keep = [robust_word(r) in wanted for r in table.to_dict("records")]
+            table = table[keep].reset_index(drop=True)
+        if len(table):
+            out.append((study, table))
+    return out
+
+
 def cmd_claims(args) -> int:
-    tables = claims_tables(args.result_dir)
-    if args.json:
+    from mlfsbench.report.claim_records import claim_records, tsv
+
+    folders = dict(claims_folders(args.result_dir))
+    tables = filter_tables([(s, study_verdicts(f)) for s, f in folders.items()],
+                           args.study or (), args.verdict or ())
+    if args.json or args.tsv:
         records = []
         for study, table in tables:
-            records += [{"study": study, **row} for row in table.to_dict("records")]
-        sys.stdout.write(dumps_json(records))
+            records += claim_records(study, table, _read_readings(folders[study]))
+        sys.stdout.write(dumps_json(records) if args.json else tsv(records))
+        return 0
+    if not tables:
+        print("mlfsbench: no claim matches the filters", file=sys.stderr)
         return 0
     colour = use_colour()
     several = len(tables) > 1
@@ -660,7 +714,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("result_dir", help="results/<experiment>, or results/ for "
                    "every experiment (one table, the counts per study, and "
                    "per reading where a study declares readings)")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true",
+                     help="print a JSON list of records, one per claim: numbers "
+                     "as numbers, blanks as null, the rule and tolerance, the "
+                     "verdict under each reading's options (its schema: "
+                     "mlfsbench/report/schemas/claims_json.schema.yaml)")
+    out.add_argument("--tsv", action="store_true",
+                     help="print one tab-separated row per claim, the study "
+                     "first, plain cells")
+    p.add_argument("--study", action="append", metavar="NAME",
+                   help="only this study (repeatable)")
+    p.add_argument("--verdict", action="append", metavar="V",
+                   help="only the claims of this robust verdict (repeatable): "
+                   "reproduced, not-reproduced, depends (it changes with a "
+                   "reading) or not-checkable; the counts are those of the "
+                   "claims shown")
     p.set_defaults(func=cmd_claims)
 
     p = sub.add_parser(
