@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+import sys
 from pathlib import Path
 
 import jsonschema
@@ -202,3 +204,44 @@ def test_tsv_is_one_plain_row_per_claim(results, capsys):
 def test_number_reads_only_plain_numbers():
     assert [number(x) for x in ["1e-05", "-0.19", "3", "37 +- 11", "", "x"]] == \
         [1e-05, -0.19, 3, None, None, None]
+
+
+def test_a_run_ends_with_the_verdict_counts_and_the_paths(results, tmp_path_factory,
+                                                          monkeypatch, capsys):
+    """``mlfsbench run`` (its Snakemake a script that succeeds) ends with the
+    robust tally of each study, the path of its claims.tsv, then the summary
+    page's path."""
+    work = tmp_path_factory.mktemp("w")
+    shutil.copytree(results, work / "results")
+    (work / "Snakefile").write_text("")
+    (work / "results" / "summary.html").write_text("<html></html>")
+    exe = work / "fake.py"
+    exe.write_text("import sys\n")
+    monkeypatch.setattr("mlfsbench.workflow.runner._snakemake_cmd",
+                        lambda: [sys.executable, str(exe)])
+    monkeypatch.chdir(work)
+    assert main(["run", "--cores", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    at = lines.index(next(line for line in lines if line.startswith("verdicts")))
+    table = [line.split() for line in lines[at + 1:]]
+    assert table[0] == ["study", "reproduced", "not", "reproduced", "depends", "not",
+                        "checkable", "weak", "claims", "rate", "verdicts"]
+    # li: one weak claim not reproduced, one that depends on a reading;
+    # spolaor: one reproduced, one not checkable here
+    assert table[2:] == [
+        ["li", "0", "0", "1", "0", "1", "2", "results/li/tables/claims.tsv"],
+        ["old", "1", "0", "0", "0", "0", "1", "100", "%",
+         "results/old/tables/claims.tsv"],
+        ["spolaor", "1", "0", "0", "1", "0", "2", "100", "%",
+         "results/spolaor/tables/claims.tsv"],
+        ["all", "2", "0", "1", "1", "1", "5", "100", "%"],
+        ["summary:", "results/summary.html"]]
+
+
+def test_run_verdicts_keep_to_the_run_s_studies(results):
+    from mlfsbench.cli import run_verdicts
+
+    lines = run_verdicts(results, ["spolaor", "lee"])
+    assert [line.split()[0] for line in lines[3:]] == ["spolaor", "all"]
+    assert run_verdicts(results, ["lee"]) == []
+    assert run_verdicts(results / "nowhere") == []

@@ -247,7 +247,42 @@ def cmd_run(args) -> int:
 
     logging.basicConfig(level=logging.INFO, format="mlfsbench: %(message)s")
     extra = {"report": args.report} if args.report else {}
-    return run(args.snakemake_args, workdir=args.workdir, **extra)
+    return run(args.snakemake_args, workdir=args.workdir, epilogue=run_verdicts,
+               **extra)
+
+
+#: The tally columns a run ends with (the weak claims' three in one).
+RUN_TALLY = ["reproduced", "not reproduced", "depends", "not checkable", "weak",
+             "claims", "rate"]
+
+
+def run_verdicts(results: str | os.PathLike,
+                 studies: Sequence[str] | None = None) -> list[str]:
+    """The lines a successful run ends with: the robust tally
+    (:func:`mlfsbench.report.tally.tally_rows`, the weak claims counted in
+    one column) of each study of ``studies`` (every study under ``results``
+    when None) that has a verdict table, each with the path of its
+    ``claims.tsv``; none when no study has one."""
+    from mlfsbench.report.tally import TALLY_COLUMNS, tally_rows
+
+    root = os.fspath(results)
+    found = claims_folders(root) if os.path.isdir(root) else []
+    folders = [(s, f) for s, f in found if studies is None or s in studies]
+    if not folders:
+        return []
+    rows = tally_rows([(s, study_verdicts(f)) for s, f in folders])
+    weak = [TALLY_COLUMNS.index(c) + 1 for c in TALLY_COLUMNS if c.startswith("weak")]
+    paths = [os.path.relpath(os.path.join(f, "tables", "claims.tsv"))
+             for _, f in folders]
+    short = []
+    for row, path in zip(rows, [*paths, ""], strict=True):
+        cells = {c: row[i + 1] for i, c in enumerate(TALLY_COLUMNS)}
+        cells["weak"] = str(sum(int(row[i]) for i in weak))
+        short.append([row[0], *(cells[c] for c in RUN_TALLY), path])
+    table = _plain_table(["study", *RUN_TALLY, "verdicts"], short, last_left=True)
+    return ["verdicts (robust: the same under every reading; mlfsbench claims "
+            "results/ for each claim):",
+            *(line.rstrip() for line in table.splitlines())]
 
 
 def _challenger(kind: str, name: str, params: dict[str, Any],
@@ -581,13 +616,16 @@ def reading_counts(tables: list[tuple[str, Any]]) -> list[list[str]]:
     return rows
 
 
-def _plain_table(header: list[str], rows: list[list[str]], left: int = 1) -> str:
-    """A fixed-width text table, the first ``left`` columns left-aligned, the
-    others right-aligned."""
+def _plain_table(header: list[str], rows: list[list[str]], left: int = 1,
+                 last_left: bool = False) -> str:
+    """A fixed-width text table, the first ``left`` columns (and the last
+    with ``last_left``) left-aligned, the others right-aligned."""
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
 
+    flush = {*range(left), *([len(widths) - 1] if last_left else [])}
+
     def line(cells):
-        return "  ".join(c.ljust(w) if i < left else c.rjust(w)
+        return "  ".join(c.ljust(w) if i in flush else c.rjust(w)
                          for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
 
     return "\n".join([line(header), line(["-" * w for w in widths]),
@@ -609,8 +647,10 @@ could be taken for this command's own), for example:
 The run first obtains and prepares every dataset (a dataset that fails is
 left out of the studies, which are built from the rest; the exit status is
 then 1), shows its progress (per study: jobs done of total, the running job,
-time left) and keeps Snakemake's whole log in logs/run-<time>.log; it ends
-with the summary page's path and one line per failure.
+time left) and keeps Snakemake's whole log in logs/run-<time>.log; it ends,
+after a success, with the verdict counts of each study (the robust tally of
+'mlfsbench claims') and its claims.tsv's path, then with the summary page's
+path and one line per failure.
 On one machine every job runs on one thread (Snakemake's --max-threads 1)
 unless you give --max-threads N, a --profile or an --executor. A stale lock
 of a killed run is removed when no other run is alive here; outputs of
