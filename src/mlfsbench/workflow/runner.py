@@ -577,7 +577,7 @@ def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
 
     from mlfsbench.io import write_json
     from mlfsbench.workflow.progress import Progress, clip
-    from mlfsbench.workflow.runstats import shared_users
+    from mlfsbench.workflow.runstats import method_names, shared_users
 
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     log_path = workdir / "logs" / f"run-{stamp}.log"
@@ -587,7 +587,8 @@ def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
     tty = bool(getattr(out, "isatty", lambda: False)())
     width = shutil.get_terminal_size((300, 24)).columns - 1 if tty else 300
     progress = Progress(out, tty=tty, width=width,
-                        users=shared_users(plan) if plan is not None else None)
+                        users=shared_users(plan) if plan is not None else None,
+                        names=method_names(plan) if plan is not None else None)
     base = [*cmd, *rerun_trigger_args(args), "--rerun-incomplete",
             *job_thread_args(args), *args]
     unavailable: dict[str, str] = {}
