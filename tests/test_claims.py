@@ -97,6 +97,7 @@ def test_value_within_and_outside_tolerance(results):
     # the claim's rule and tolerance and both numbers as plain cells
     assert (row["rule"], row["tolerance"], row["paper_value"], row["ours_value"]) == \
         ("value", "0.01", "0.105", "0.1")
+    assert row["reading"] == "r"  # the claims file's formalisation
     # a margin of 0.005 inside the tolerance, half the s.d. of 0.01
     assert row["robust"] == "within fold noise"
     row = verdict(claim("value", quantity=q, paper=0.105, tolerance=0.001), results)
@@ -353,7 +354,8 @@ def test_evaluate_claims_filters_by_experiment(results):
     assert table.columns.tolist() == ["claim", "statement", "source", "paper",
                                       "printed", "ours", "ours_sd", "n", "margin",
                                       "robust", "verdict", "note", "datasets", "how",
-                                      "rule", "tolerance", "paper_value", "ours_value"]
+                                      "rule", "tolerance", "paper_value", "ours_value",
+                                      "reading"]
 
 
 @pytest.mark.parametrize("paper", PAPERS)

@@ -17,7 +17,7 @@ from mlfsbench.cli import main
 from mlfsbench.report.claim_records import SCHEMA, TSV_COLUMNS, number, verdict_filter
 from mlfsbench.report.claims import COLUMNS
 
-# the two older columns sets a verdict table may have: before rule,
+# the two column sets a verdict table may have: before rule,
 # tolerance, paper_value and ours_value, and now
 OLD = COLUMNS[:COLUMNS.index("how") + 1]
 
@@ -29,7 +29,7 @@ VALUE = {"claim": "enron-igbr-reduction", "statement": "IG-BR keeps 0.45 %.",
          "robust": "beyond fold noise", "verdict": "reproduced", "note": "",
          "datasets": "enron", "how": "value at the selected subset: ours within ± 0.5",
          "rule": "value", "tolerance": "0.5", "paper_value": "99.55",
-         "ours_value": "99.7602"}
+         "ours_value": "99.7602", "reading": "The printed cell, two-sided."}
 WEAK = {"claim": "genbase-9-best", "statement": "9 granules are best.",
         "source": "Fig. 3", "paper": "9 granules best on 5 of 5 criteria",
         "ours": "winner agrees on 1 of 5", "n": "10",
@@ -109,7 +109,8 @@ def test_json_records_are_typed(results, capsys):
         "ours_text": "99.7602 ± 0.0699 s.d., n = 10 (difference +0.2102)",
         "ours_sd": 0.0699, "n": 10, "margin": 0.2898, "robust": "beyond fold noise",
         "datasets": ["enron"],
-        "how": "value at the selected subset: ours within ± 0.5", "note": None,
+        "how": "value at the selected subset: ours within ± 0.5",
+        "reading": "The printed cell, two-sided.", "note": None,
         "robustness": None, "readings": None}
     assert (skipped["verdict"], skipped["robust_verdict"], skipped["n"],
             skipped["ours"], skipped["ours_text"], skipped["datasets"]) == \
@@ -129,7 +130,8 @@ def test_json_records_are_typed(results, capsys):
                   "datasets": ["emotions"]}}
     # a table from before the rule and number columns still reads
     assert (old["rule"], old["tolerance"], old["paper"], old["ours"], old["n"],
-            old["ours_sd"]) == (None, None, None, None, 10, 0.0699)
+            old["ours_sd"], old["reading"]) == (None, None, None, None, 10, 0.0699,
+                                                None)
 
 
 def test_readings_without_readings_tsv_come_from_the_robust_table(results, capsys):

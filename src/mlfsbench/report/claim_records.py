@@ -12,8 +12,9 @@ Schema of a list of records.
 The paper's and our result are numbers (``paper``, ``ours``) only where the
 table gives one (``paper_value``/``ours_value``, or a cell that is a plain
 number); their words stay in ``paper_text`` and ``ours_text``. Older tables
-without ``rule``, ``tolerance``, ``paper_value`` and ``ours_value`` still
-read: those fields are then ``None`` unless the cell itself is a number.
+without ``rule``, ``tolerance``, ``paper_value``, ``ours_value`` and
+``reading`` still read: those fields are then ``None`` unless the cell
+itself is a number.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ VERDICT_WORDS = {"reproduced": "reproduced", "not-reproduced": "not reproduced",
 TSV_COLUMNS = ["study", "claim", "verdict", "robust_verdict", "weak", "rule",
                "tolerance", "paper", "paper_text", "printed", "ours", "ours_text",
                "ours_sd", "n", "margin", "robust", "robustness", "favoured",
-               "readings", "datasets", "how", "note", "statement", "source"]
+               "readings", "datasets", "how", "note", "statement", "source",
+               "reading"]
 
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
@@ -168,6 +170,7 @@ def claim_records(study: str, table: pd.DataFrame,
             "datasets": [d for d in str(row.get("datasets") or "").split(",")
                          if d and d != "nan"],
             "how": _text(row.get("how")),
+            "reading": _text(row.get("reading")),
             "note": _text(row.get("note")),
             "robustness": _text(row.get("robustness")),
             "readings": _readings(claim, readings, row),

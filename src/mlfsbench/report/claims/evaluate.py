@@ -254,7 +254,8 @@ def evaluate_claim(claim: Mapping[str, Any], results: Results,
                source=claim["source"], paper=_paper_text(claim),
                verdict=NOT_CHECKABLE, how=r.describe(claim), rule=r.name,
                tolerance=_number_cell(claim.get("tolerance")),
-               paper_value=_number_cell(claim.get("paper")))
+               paper_value=_number_cell(claim.get("paper")),
+               reading=" ".join(str(claim.get("reading") or "").split()))
     if claim.get("weak"):
         row["robust"] = f"weak claim: {claim['weak']}"
     results = results.with_metrics((claim.get("_settings") or {}).get("metrics"))
