@@ -17,8 +17,8 @@ from mlfsbench.cli import main
 from mlfsbench.report.claim_records import SCHEMA, TSV_COLUMNS, number, verdict_filter
 from mlfsbench.report.claims import COLUMNS
 
-# the two column sets a verdict table may have: before rule,
-# tolerance, paper_value and ours_value, and now
+# a verdict table written before the rule, tolerance, paper_value,
+# ours_value and reading columns
 OLD = COLUMNS[:COLUMNS.index("how") + 1]
 
 VALUE = {"claim": "enron-igbr-reduction", "statement": "IG-BR keeps 0.45 %.",
