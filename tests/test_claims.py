@@ -94,6 +94,10 @@ def test_value_within_and_outside_tolerance(results):
     assert row["ours"] == "0.1000 ± 0.0100 s.d., n = 2 (difference -0.0050)"
     assert row["paper"] == "0.105 (tolerance ± 0.01)"
     assert (row["ours_sd"], row["n"], row["margin"]) == ("0.0100", "2", "+0.0050")
+    # the claim's rule and tolerance and both numbers as plain cells
+    assert (row["rule"], row["tolerance"], row["paper_value"], row["ours_value"]) == \
+        ("value", "0.01", "0.105", "0.1")
+    assert row["reading"] == "r"  # the claims file's formalisation
     # a margin of 0.005 inside the tolerance, half the s.d. of 0.01
     assert row["robust"] == "within fold noise"
     row = verdict(claim("value", quantity=q, paper=0.105, tolerance=0.001), results)
@@ -152,6 +156,9 @@ def test_winner_per_dataset_and_share(results):
     row = verdict(claim("winner", quantity=q, paper="good"), results)
     assert row["verdict"] == NOT_REPRODUCED  # mid wins b at K = 1
     assert row["ours"] == "winner agrees on 1 of 2 (a: good; b: mid)"
+    # a word for the paper and no tolerance: no numbers
+    assert (row["rule"], row["tolerance"], row["paper_value"], row["ours_value"]) == \
+        ("winner", "", "", "")
     row = verdict(claim("winner", quantity=q, paper="good", min_fraction=0.5),
                   results)
     assert row["verdict"] == REPRODUCED
@@ -346,7 +353,9 @@ def test_evaluate_claims_filters_by_experiment(results):
     assert table["claim"].tolist() == ["c"]
     assert table.columns.tolist() == ["claim", "statement", "source", "paper",
                                       "printed", "ours", "ours_sd", "n", "margin",
-                                      "robust", "verdict", "note", "datasets", "how"]
+                                      "robust", "verdict", "note", "datasets", "how",
+                                      "rule", "tolerance", "paper_value", "ours_value",
+                                      "reading"]
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -421,6 +430,19 @@ def test_write_claims_and_cli(tmp_path, capsys):
     assert main(["claims", str(root), "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [r["verdict"] for r in rows] == [REPRODUCED, NOT_REPRODUCED]
+    # typed: the value claim's numbers as numbers, its words apart
+    v = rows[1]
+    assert (v["rule"], v["tolerance"], v["paper"], v["ours"], v["ours_sd"], v["n"],
+            v["margin"], v["weak"]) == ("value", 0.01, 0.3, 0.1, 0.01, 2, -0.19,
+                                        False)
+    assert v["paper_text"] == "0.3 (tolerance ± 0.01)"
+    assert (rows[0]["rule"], rows[0]["paper"], rows[0]["paper_text"],
+            rows[0]["tolerance"]) == ("friedman", None, "rejected", None)
+    import jsonschema
+
+    from mlfsbench.report.claim_records import SCHEMA
+
+    jsonschema.validate(rows, yaml.safe_load(SCHEMA.read_text(encoding="utf-8")))
     assert main(["claims", str(tmp_path / "none")]) == 1
     assert "claims stage" in capsys.readouterr().err
 

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from mlfsbench import __version__
-from mlfsbench.cli import build_parser, main, method_details, use_colour
+from mlfsbench.cli import build_parser, main, method_details, run_verdicts, use_colour
 from mlfsbench.report.claims import COLUMNS
 
 BIN = Path(sys.executable).parent
@@ -60,14 +60,17 @@ def test_help_texts_are_plain_and_run_help_names_its_options(capsys):
 def test_run_passes_its_own_options_to_snakemake(monkeypatch):
     seen = {}
 
-    def fake_run(args, workdir):
+    def fake_run(args, workdir, epilogue=None):
         seen["args"] = list(args)
+        seen["epilogue"] = epilogue
         return 0
 
     monkeypatch.setattr("mlfsbench.workflow.runner.run", fake_run)
     assert main(["run", "--cores", "2", "--configfile", "c.yaml", "--",
                  "--dry-run"]) == 0
     assert seen["args"] == ["--cores", "2", "--configfile", "c.yaml", "--dry-run"]
+    # a successful run ends with the verdict counts (the runner calls it)
+    assert seen["epilogue"] is run_verdicts
     # Snakemake's own options that start like ours are not abbreviations of ours
     assert main(["run", "--cores", "1", "--config", "mirror=x", "--core", "3"]) == 0
     assert seen["args"] == ["--cores", "1", "--config", "mirror=x", "--core", "3"]

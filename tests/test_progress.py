@@ -139,3 +139,32 @@ def test_no_line_is_longer_than_the_limit():
         progress.feed(line + "\n")
     progress.say("y" * 1000)
     assert max(len(line) for line in out.getvalue().splitlines()) == MAX_LINE
+
+
+SELECT = """\
+[Wed Nov 25 16:23:00 2026]
+rule select:
+    output: results/shared/select/emotions/knnmi-forward-6fe2a549.json
+    log: logs/shared/select/emotions-knnmi-forward-6fe2a549.log
+    jobid: 7
+    wildcards: dataset=emotions, seed=0, selector=knnmi-forward-6fe2a549
+    resources: tmpdir=/tmp
+[Wed Nov 25 16:23:04 2026]
+Finished jobid: 7 (Rule: select)
+"""
+
+
+def test_a_method_s_cache_id_is_shown_as_the_config_s_id():
+    """The plan's names replace a method's cache id; one it does not know
+    stays as it is."""
+    for names, shown in [({"knnmi-forward-6fe2a549": "mi-forward"}, "mi-forward"),
+                         ({"other-1": "x"}, "knnmi-forward-6fe2a549"),
+                         (None, "knnmi-forward-6fe2a549")]:
+        out = io.StringIO()
+        progress = Progress(out, tty=False, clock=Clock(), names=names)
+        for line in SELECT.splitlines(keepends=True):
+            progress.feed(line)
+        progress.close()
+        assert [line.split(": ", 1)[1] for line in out.getvalue().splitlines()] == [
+            f"start select (emotions, 0, {shown})",
+            f"done select (emotions, 0, {shown})"]

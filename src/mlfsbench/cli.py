@@ -247,7 +247,42 @@ def cmd_run(args) -> int:
 
     logging.basicConfig(level=logging.INFO, format="mlfsbench: %(message)s")
     extra = {"report": args.report} if args.report else {}
-    return run(args.snakemake_args, workdir=args.workdir, **extra)
+    return run(args.snakemake_args, workdir=args.workdir, epilogue=run_verdicts,
+               **extra)
+
+
+#: The tally columns a run ends with (the weak claims' three in one).
+RUN_TALLY = ["reproduced", "not reproduced", "depends", "not checkable", "weak",
+             "claims", "rate"]
+
+
+def run_verdicts(results: str | os.PathLike,
+                 studies: Sequence[str] | None = None) -> list[str]:
+    """The lines a successful run ends with: the robust tally
+    (:func:`mlfsbench.report.tally.tally_rows`, the weak claims counted in
+    one column) of each study of ``studies`` (every study under ``results``
+    when None) that has a verdict table, each with the path of its
+    ``claims.tsv``; none when no study has one."""
+    from mlfsbench.report.tally import TALLY_COLUMNS, tally_rows
+
+    root = os.fspath(results)
+    found = claims_folders(root) if os.path.isdir(root) else []
+    folders = [(s, f) for s, f in found if studies is None or s in studies]
+    if not folders:
+        return []
+    rows = tally_rows([(s, study_verdicts(f)) for s, f in folders])
+    weak = [TALLY_COLUMNS.index(c) + 1 for c in TALLY_COLUMNS if c.startswith("weak")]
+    paths = [os.path.relpath(os.path.join(f, "tables", "claims.tsv"))
+             for _, f in folders]
+    short = []
+    for row, path in zip(rows, [*paths, ""], strict=True):
+        cells = {c: row[i + 1] for i, c in enumerate(TALLY_COLUMNS)}
+        cells["weak"] = str(sum(int(row[i]) for i in weak))
+        short.append([row[0], *(cells[c] for c in RUN_TALLY), path])
+    table = _plain_table(["study", *RUN_TALLY, "verdicts"], short, last_left=True)
+    return ["verdicts (robust: the same under every reading; mlfsbench claims "
+            "results/ for each claim):",
+            *(line.rstrip() for line in table.splitlines())]
 
 
 def _challenger(kind: str, name: str, params: dict[str, Any],
@@ -389,22 +424,15 @@ def _verdict_tag(verdict: str, colour: bool) -> str:
     return f"\033[{code}m{tag}\033[0m" if colour and code else tag
 
 
-def claims_tables(path: str) -> list[tuple[str, Any]]:
-    """``(study, verdict table)`` of ``path``: one finished experiment
+def claims_folders(path: str) -> list[tuple[str, str]]:
+    """``(study, folder)`` of ``path``: one finished experiment
     (``results/<experiment>``) or every experiment under a results folder
     (``results/``), in name order.
 
     A folder with no verdict table says why: no experiment, or, for an
     experiment, the claims stage's log line that tells why it did not finish.
     """
-    from mlfsbench.report.claims import read_verdicts
-    from mlfsbench.report.readings import read_robust
     from mlfsbench.workflow.config import VARIANT_MARK
-
-    def verdicts(folder: str):
-        # a study with readings: its verdicts under each, and their robustness
-        robust = read_robust(folder)
-        return read_verdicts(folder) if robust is None else robust
 
     root = os.fspath(path)
     if not os.path.isdir(root):
@@ -412,12 +440,12 @@ def claims_tables(path: str) -> list[tuple[str, Any]]:
                          "has not written it (give results/<experiment> or "
                          "results/)")
     if os.path.exists(os.path.join(root, "tables", "claims.tsv")):
-        return [(os.path.basename(os.path.normpath(root)), verdicts(root))]
+        return [(os.path.basename(os.path.normpath(root)), root)]
     studies = sorted(
         d for d in os.listdir(root) if VARIANT_MARK not in d
         and os.path.exists(os.path.join(root, d, "tables", "claims.tsv")))
     if studies:
-        return [(d, verdicts(os.path.join(root, d))) for d in studies]
+        return [(d, os.path.join(root, d)) for d in studies]
     name = os.path.basename(os.path.normpath(root))
     log = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(root))),
                        "logs", name, "claims.log")
@@ -428,6 +456,22 @@ def claims_tables(path: str) -> list[tuple[str, Any]]:
     raise ValueError(f"{root}: no verdict table (tables/claims.tsv) here or in "
                      "its subfolders: the workflow's claims stage has not run "
                      "for it (or the run stopped before it)")
+
+
+def study_verdicts(folder: str):
+    """A study's verdict table: ``robust_claims.tsv`` (its verdicts under each
+    reading, and their robustness) when it declares readings, else
+    ``claims.tsv``."""
+    from mlfsbench.report.claims import read_verdicts
+    from mlfsbench.report.readings import read_robust
+
+    robust = read_robust(folder)
+    return read_verdicts(folder) if robust is None else robust
+
+
+def claims_tables(path: str) -> list[tuple[str, Any]]:
+    """``(study, verdict table)`` of ``path`` (:func:`claims_folders`)."""
+    return [(study, study_verdicts(folder)) for study, folder in claims_folders(path)]
 
 
 def _last_error_line(log: str) -> str:
@@ -441,13 +485,58 @@ def _last_error_line(log: str) -> str:
     return (errors or [""])[-1][:300]
 
 
+def _read_readings(folder: str):
+    """A study's ``tables/readings.tsv`` (claim x reading x option), or None."""
+    import pandas as pd
+
+    path = os.path.join(folder, "tables", "readings.tsv")
+    if not os.path.exists(path):
+        return None
+    return pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
+
+
+def filter_tables(tables: list[tuple[str, Any]], studies: Sequence[str] = (),
+                  verdicts: Sequence[str] = ()) -> list[tuple[str, Any]]:
+    """The ``(study, table)`` of ``studies`` (all when empty; a name not among
+    them is a ValueError naming those there are), each table's claims cut to
+    those whose robust verdict (:func:`mlfsbench.report.tally.robust_word`)
+    is one of ``verdicts`` (all when empty); a study left without claims is
+    left out."""
+    from mlfsbench.report.claim_records import verdict_filter
+    from mlfsbench.report.tally import robust_word
+
+    known = [study for study, _ in tables]
+    unknown = [s for s in studies if s not in known]
+    if unknown:
+        raise ValueError(f"no verdict table for study {', '.join(unknown)} here; "
+                         f"there are: {', '.join(known)}")
+    wanted = {verdict_filter(v) for v in verdicts}
+    out = []
+    for study, table in tables:
+        if studies and study not in studies:
+            continue
+        if wanted:
+            keep = [robust_word(r) in wanted for r in table.to_dict("records")]
+            table = table[keep].reset_index(drop=True)
+        if len(table):
+            out.append((study, table))
+    return out
+
+
 def cmd_claims(args) -> int:
-    tables = claims_tables(args.result_dir)
-    if args.json:
+    from mlfsbench.report.claim_records import claim_records, tsv
+
+    folders = dict(claims_folders(args.result_dir))
+    tables = filter_tables([(s, study_verdicts(f)) for s, f in folders.items()],
+                           args.study or (), args.verdict or ())
+    if args.json or args.tsv:
         records = []
         for study, table in tables:
-            records += [{"study": study, **row} for row in table.to_dict("records")]
-        sys.stdout.write(dumps_json(records))
+            records += claim_records(study, table, _read_readings(folders[study]))
+        sys.stdout.write(dumps_json(records) if args.json else tsv(records))
+        return 0
+    if not tables:
+        print("mlfsbench: no claim matches the filters", file=sys.stderr)
         return 0
     colour = use_colour()
     several = len(tables) > 1
@@ -527,13 +616,16 @@ def reading_counts(tables: list[tuple[str, Any]]) -> list[list[str]]:
     return rows
 
 
-def _plain_table(header: list[str], rows: list[list[str]], left: int = 1) -> str:
-    """A fixed-width text table, the first ``left`` columns left-aligned, the
-    others right-aligned."""
+def _plain_table(header: list[str], rows: list[list[str]], left: int = 1,
+                 last_left: bool = False) -> str:
+    """A fixed-width text table, the first ``left`` columns (and the last
+    with ``last_left``) left-aligned, the others right-aligned."""
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
 
+    flush = {*range(left), *([len(widths) - 1] if last_left else [])}
+
     def line(cells):
-        return "  ".join(c.ljust(w) if i < left else c.rjust(w)
+        return "  ".join(c.ljust(w) if i in flush else c.rjust(w)
                          for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
 
     return "\n".join([line(header), line(["-" * w for w in widths]),
@@ -555,8 +647,10 @@ could be taken for this command's own), for example:
 The run first obtains and prepares every dataset (a dataset that fails is
 left out of the studies, which are built from the rest; the exit status is
 then 1), shows its progress (per study: jobs done of total, the running job,
-time left) and keeps Snakemake's whole log in logs/run-<time>.log; it ends
-with the summary page's path and one line per failure.
+time left) and keeps Snakemake's whole log in logs/run-<time>.log; it ends,
+after a success, with the verdict counts of each study (the robust tally of
+'mlfsbench claims') and its claims.tsv's path, then with the summary page's
+path and one line per failure.
 On one machine every job runs on one thread (Snakemake's --max-threads 1)
 unless you give --max-threads N, a --profile or an --executor. A stale lock
 of a killed run is removed when no other run is alive here; outputs of
@@ -660,7 +754,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("result_dir", help="results/<experiment>, or results/ for "
                    "every experiment (one table, the counts per study, and "
                    "per reading where a study declares readings)")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true",
+                     help="print a JSON list of records, one per claim: numbers "
+                     "as numbers, blanks as null, the rule and tolerance, the "
+                     "verdict under each reading's options (its schema: "
+                     "mlfsbench/report/schemas/claims_json.schema.yaml)")
+    out.add_argument("--tsv", action="store_true",
+                     help="print one tab-separated row per claim, the study "
+                     "first, plain cells")
+    p.add_argument("--study", action="append", metavar="NAME",
+                   help="only this study (repeatable)")
+    p.add_argument("--verdict", action="append", metavar="V",
+                   help="only the claims of this robust verdict (repeatable): "
+                   "reproduced, not-reproduced, depends (it changes with a "
+                   "reading) or not-checkable; the counts are those of the "
+                   "claims shown")
     p.set_defaults(func=cmd_claims)
 
     p = sub.add_parser(

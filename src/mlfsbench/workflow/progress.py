@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -98,8 +98,12 @@ class _Job:
     log: str = ""
     jobid: str | None = None
 
-    def label(self) -> str:
-        shown = ", ".join(v for k, v in self.wildcards.items() if k != "experiment")
+    def label(self, names: Mapping[str, str] | None = None) -> str:
+        """``rule (wildcard values)``, a method's cache id shown as the
+        config's id where ``names`` knows it."""
+        names = names or {}
+        shown = ", ".join(names.get(v, v) for k, v in self.wildcards.items()
+                          if k != "experiment")
         return f"{self.rule} ({shown})" if shown else self.rule
 
 
@@ -158,15 +162,19 @@ class _Blocks:
 class Progress:
     """Follows Snakemake's output; shows progress on ``out`` (module docstring).
 
-    ``users`` maps a shared job's plan key to its studies; ``tty`` chooses
-    the redrawn block (True) or one line per event (False).
+    ``users`` maps a shared job's plan key to its studies; ``names`` a
+    method's cache id (``knnmi-forward-6fe2a549``) to the config's id for it
+    (``mi-forward``), shown in its place; ``tty`` chooses the redrawn block
+    (True) or one line per event (False).
     """
 
     def __init__(self, out: TextIO, *, tty: bool,
                  users: dict[tuple[str, ...], set[str]] | None = None,
+                 names: Mapping[str, str] | None = None,
                  width: int = MAX_LINE,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.out, self.tty, self.users = out, tty, users or {}
+        self.names = dict(names or {})
         self.width = min(width, MAX_LINE)
         self.clock = clock
         self.start = clock()
@@ -250,7 +258,7 @@ class Progress:
         counts = " ".join(f"{s} {self.done.get(s, 0)}/{self.total.get(s) or '?'}"
                           for s in studies)
         elapsed = _duration(self.clock() - self.start)
-        self._write(f"[{elapsed}] {counts}: {what} {job.label()}")
+        self._write(f"[{elapsed}] {counts}: {what} {job.label(self.names)}")
 
     def lines(self) -> list[str]:
         """The block a terminal shows: a header, then a line per study."""
@@ -264,7 +272,7 @@ class Progress:
         out = [head]
         for study in studies:
             d, t = self.done.get(study, 0), self.total.get(study, 0)
-            running = [j.label() for j in self.running.values()
+            running = [j.label(self.names) for j in self.running.values()
                        if study in self.studies_of(j) and j.rule != "all"]
             line = f"  {study}: {d}/{t or '?'} jobs{self._eta(d, t)}"
             if running:

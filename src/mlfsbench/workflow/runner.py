@@ -51,7 +51,7 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -466,7 +466,9 @@ def _plan(args: Sequence[str], workdir: Path):
 
 
 def run(args: Sequence[str], workdir: str | os.PathLike = ".", *,
-        report: str | None = None, out=None) -> int:
+        report: str | None = None, out=None,
+        epilogue: Callable[[Path, Sequence[str] | None], Sequence[str]] | None
+        = None) -> int:
     """Run Snakemake in ``workdir`` with ``args``; return its exit code.
 
     ``--directory``/``-d`` among ``args`` is the working directory (relative
@@ -480,7 +482,10 @@ def run(args: Sequence[str], workdir: str | os.PathLike = ".", *,
     2. runs the rest, showing progress (:mod:`~mlfsbench.workflow.progress`)
        and keeping Snakemake's whole output in ``logs/run-<UTC time>.log``;
     3. writes Snakemake's HTML ``report`` if asked;
-    4. ends with the path of the summary page and one line per failure.
+    4. ends, after a successful run, with the lines of ``epilogue(results
+       folder, the plan's experiments or None)`` (the command line's: the
+       verdict counts per study and their tables' paths), then the path of
+       the summary page and one line per failure.
 
     A dataset that could not be obtained makes the exit status 1 even when
     the rest succeeded.
@@ -533,7 +538,7 @@ def run(args: Sequence[str], workdir: str | os.PathLike = ".", *,
                 return unlock.returncode
         if _is_inspection(args):
             return _passthrough(cmd, args, workdir)
-        return _run_followed(cmd, args, workdir, report, out)
+        return _run_followed(cmd, args, workdir, report, out, epilogue)
     finally:
         lock_fh.close()
 
@@ -566,13 +571,13 @@ def _passthrough(cmd: list[str], args: Sequence[str], workdir: Path) -> int:
 
 
 def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
-                  report: str | None, out) -> int:
+                  report: str | None, out, epilogue=None) -> int:
     """Steps 1-4 of :func:`run`."""
     import time
 
     from mlfsbench.io import write_json
     from mlfsbench.workflow.progress import Progress, clip
-    from mlfsbench.workflow.runstats import shared_users
+    from mlfsbench.workflow.runstats import method_names, shared_users
 
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     log_path = workdir / "logs" / f"run-{stamp}.log"
@@ -582,7 +587,8 @@ def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
     tty = bool(getattr(out, "isatty", lambda: False)())
     width = shutil.get_terminal_size((300, 24)).columns - 1 if tty else 300
     progress = Progress(out, tty=tty, width=width,
-                        users=shared_users(plan) if plan is not None else None)
+                        users=shared_users(plan) if plan is not None else None,
+                        names=method_names(plan) if plan is not None else None)
     base = [*cmd, *rerun_trigger_args(args), "--rerun-incomplete",
             *job_thread_args(args), *args]
     unavailable: dict[str, str] = {}
@@ -643,6 +649,14 @@ def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
         progress.say(f"warning: {len(warned) - SHOWN_WARNINGS} more job logs have "
                      f"warnings (lines with WARNING under logs/)")
     summary = workdir / "results" / "summary.html"
+    if code == 0 and epilogue is not None:
+        studies = list(plan.main_experiments) if plan is not None else None
+        try:
+            lines = list(epilogue(workdir / "results", studies))
+        except Exception as exc:  # noqa: BLE001 (the run itself succeeded)
+            lines = [clip(f"(no verdict counts: {exc})")]
+        for line in lines:
+            progress.say(line)
     if report and (workdir / report).exists():
         progress.say(f"report: {os.path.relpath(workdir / report)}")
     if summary.exists():

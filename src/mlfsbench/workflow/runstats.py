@@ -120,6 +120,39 @@ def shared_users(plan) -> dict[tuple[str, ...], set[str]]:
     return users
 
 
+def method_names(plan) -> dict[str, str]:
+    """A method's cache id (a job's ``selector``, ``classifier`` or
+    ``transform`` wildcard, e.g. ``knnmi-forward-6fe2a549``) -> the id the
+    config gives it (``mi-forward``; ``a/b`` when studies name it
+    differently), from ``plan``'s jobs.
+
+    >>> from types import SimpleNamespace as J
+    >>> plan = J(jobs={"e": [
+    ...     J(kind="select", keys={"selector": "knnmi-forward-6fe2a549"},
+    ...       labels={"selector": "mi-forward"}),
+    ...     J(kind="classify", keys={"selector": "all-none", "classifier": "mlknn-1a"},
+    ...       labels={"selector": "mi-forward", "classifier": "mlknn"})],
+    ...     "f": [J(kind="select", keys={"selector": "knnmi-forward-6fe2a549"},
+    ...             labels={"selector": "forward"})]})
+    >>> method_names(plan)
+    {'knnmi-forward-6fe2a549': 'forward/mi-forward', 'mlknn-1a': 'mlknn'}
+    """
+    # a classify job's selector label names the study's selector also for
+    # its all-features point (a selector key of its own): selectors come
+    # from the select jobs only
+    own = {"select": ("selector",), "classify": ("classifier",),
+           "transform": ("transform",)}
+    found: dict[str, set[str]] = {}
+    for jobs in plan.jobs.values():
+        for job in jobs:
+            for key in own.get(job.kind, ()):
+                label = job.labels.get(
+                    "transformation" if key == "transform" else key)
+                if key in job.keys and label and label != job.keys[key]:
+                    found.setdefault(str(job.keys[key]), set()).add(str(label))
+    return {k: "/".join(sorted(v)) for k, v in found.items()}
+
+
 def split_shared(jobs: pd.DataFrame,
                  users: dict[tuple[str, ...], set[str]]) -> pd.DataFrame:
     """``jobs`` with each shared job split among the experiments that use it:

@@ -24,7 +24,8 @@ BEYOND_NOISE = "beyond fold noise"
 NO_SPREAD = "no spread (n = 1)"
 
 COLUMNS = ["claim", "statement", "source", "paper", "printed", "ours", "ours_sd", "n",
-           "margin", "robust", "verdict", "note", "datasets", "how"]
+           "margin", "robust", "verdict", "note", "datasets", "how", "rule",
+           "tolerance", "paper_value", "ours_value", "reading"]
 """The verdict table's columns, in order: the claim (``claim``, ``statement``,
 ``source``); ``paper``, the paper's value or outcome (a value claim's
 tolerance labelled as such); ``printed``, what the paper's own printed table
@@ -39,7 +40,14 @@ the verdict is within its 95 % interval over folds
 whose outcome is nearly guaranteed; ``verdict``; ``note``; ``datasets``, the
 datasets the verdict was judged on (comma-separated: a reading judged on
 other datasets did not judge the same claim); ``how``, the rule and its
-settings in words."""
+settings in words; ``rule``, the claim's rule and ``tolerance``, its
+tolerance (blank without one), as the claims file gives them after the
+favoured readings' overrides; ``paper_value``, the paper's number when the
+claim's ``paper`` is one number (blank otherwise) and ``ours_value``, our
+number where the rule reduces our result to one (a value claim's mean over
+folds; blank otherwise); ``reading``, how the claims file formalises the
+paper's sentence (its ``reading:``). The last five are newer: older tables
+lack them."""
 
 
 class NotCheckable(Exception):

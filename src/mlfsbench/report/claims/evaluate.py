@@ -225,6 +225,18 @@ def _paper_text(claim: Mapping[str, Any]) -> str:
     return text
 
 
+def _number_cell(value: Any) -> str:
+    """A number of the claims file as a plain cell (``0.5``, ``37``); '' for
+    anything else (absent, a word, a list, a mapping).
+
+    >>> _number_cell(0.5), _number_cell(37), _number_cell("gmrmr"), _number_cell(None)
+    ('0.5', '37', '', '')
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return ""
+    return repr(value)
+
+
 # ----------------------------------------------------------------- verdicts
 def evaluate_claim(claim: Mapping[str, Any], results: Results,
                    printed=None) -> dict[str, str]:
@@ -240,7 +252,10 @@ def evaluate_claim(claim: Mapping[str, Any], results: Results,
     row = dict.fromkeys(COLUMNS, "")
     row.update(claim=claim["id"], statement=claim["statement"],
                source=claim["source"], paper=_paper_text(claim),
-               verdict=NOT_CHECKABLE, how=r.describe(claim))
+               verdict=NOT_CHECKABLE, how=r.describe(claim), rule=r.name,
+               tolerance=_number_cell(claim.get("tolerance")),
+               paper_value=_number_cell(claim.get("paper")),
+               reading=" ".join(str(claim.get("reading") or "").split()))
     if claim.get("weak"):
         row["robust"] = f"weak claim: {claim['weak']}"
     results = results.with_metrics((claim.get("_settings") or {}).get("metrics"))

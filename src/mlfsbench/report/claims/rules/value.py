@@ -127,7 +127,8 @@ class Value(Rule):
         else:
             robust = BEYOND_NOISE
         extra = {"ours_sd": f"{sd:.4f}" if np.isfinite(sd) and n > 1 else "",
-                 "n": str(n), "margin": f"{margin:+.4f}", "robust": robust}
+                 "n": str(n), "margin": f"{margin:+.4f}", "robust": robust,
+                 "ours_value": f"{value:.6g}"}
         return Outcome(ok, ours, join(*notes), datasets, extra)
 
     @staticmethod
