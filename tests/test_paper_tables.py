@@ -98,7 +98,12 @@ def test_written_files_and_html_anchors(tmp_path):
     assert "**" not in outs["tsv"].read_text()
     page = outs["html"].read_text()
     assert f"<tr id='{anchor('lee2016', 'hamming_loss', 'b')}'>" in page
-    assert "<td><b>0.209 ± 0.002</b></td><td><b>0.209 ± 0.002</b></td>" in page
+    # the row's cells have ids too (a claim's link marks its cell)
+    cell = anchor("lee2016", "hamming_loss", "b", METHODS[0])
+    assert cell == f"pt-lee2016-hamming_loss-b--{METHODS[0]}"
+    assert (f"<td id='{cell}'><b>0.209 ± 0.002</b></td><td id='"
+            f"{anchor('lee2016', 'hamming_loss', 'b', METHODS[1])}'><b>0.209 ± "
+            "0.002</b></td>") in page
     assert html_fragment(page).startswith("<div class='scroll'><table class='paper'")
     assert json.loads((tmp_path / "s.json").read_text())["n_features"] == 50
 

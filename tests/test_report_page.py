@@ -107,7 +107,8 @@ def build_page(root) -> str:
 def test_page_without_a_browser(tmp_path):
     page = build_page(tmp_path).read_text()
     assert page.index("class='overview'") < page.index("class='claims'")
-    assert "href='#pt-lee2016-hamming_loss-yeast'" in page
+    # the value claim's link marks its cell: proposed, yeast
+    assert "href='#pt-lee2016-hamming_loss-yeast--lee2016'" in page
     assert "href='#cd-lee2016-ranking_loss'" in page
     assert "0.209<br><small>tolerance ± 0.01</small>" in page
     llog = page[page.index("<tr id='claim-lee2016-t5-llog'"):]
@@ -128,11 +129,19 @@ def test_summary_page_in_a_browser(tmp_path, browser_page):
     assert "6 of 7" in overview.inner_text()
     # a claim row whose link reaches its table cell ...
     row = page.locator("#claim-lee2016-t5-yeast-proposed")
-    row.locator("a[href='#pt-lee2016-hamming_loss-yeast']").click()
-    target = page.locator("#pt-lee2016-hamming_loss-yeast")
+    row.locator("a[href='#pt-lee2016-hamming_loss-yeast--lee2016']").click()
+    target = page.locator("#pt-lee2016-hamming_loss-yeast--lee2016")
     box = target.bounding_box()
     assert 0 <= box["y"] < 900 and target.evaluate(
         "e => e.closest('table').classList.contains('paper')")
+    # ... with the table's caption and header in view above it, the cell
+    # outlined (not the row)
+    caption = target.evaluate("e => e.closest('table').caption"
+                              ".getBoundingClientRect().top")
+    assert 0 <= caption < box["y"]
+    assert target.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"
+    assert page.locator("#pt-lee2016-hamming_loss-yeast").evaluate(
+        "e => getComputedStyle(e).outlineStyle") == "none"
     # ... and one whose link reaches its figure
     page.locator("#claim-lee2016-t7-rank a[href='#cd-lee2016-ranking_loss']"
                  ).click()

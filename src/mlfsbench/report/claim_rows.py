@@ -137,7 +137,8 @@ def evidence(claim: Mapping[str, Any] | None, experiment: str,
         for m in metrics:
             if m in tables and at_table:
                 if len(named) <= 3:
-                    links += [(f"table: {m}, {d}", "#" + anchor(experiment, m, d))
+                    links += [(f"table: {m}, {d}", "#" + _cell(experiment, m, d, q,
+                                                                info))
                               for d in named]
                 else:
                     links.append((f"table: {m}", "#" + anchor(experiment, m)))
@@ -153,6 +154,23 @@ def evidence(claim: Mapping[str, Any] | None, experiment: str,
     if not links and claim.get("id"):
         links.append(("how checked", "#" + how_anchor(experiment, str(claim["id"]))))
     return list(dict.fromkeys(links))
+
+
+def _cell(experiment: str, metric: str, dataset: str, q: Mapping[str, Any],
+          info: Mapping[str, Any]) -> str:
+    """The id of the table cell of a claim's one method (``method``, with its
+    ``classifier`` when the table's columns name one) in ``dataset``'s row,
+    when the regenerated table has it (``info["table_ids"]``); else the
+    row's id."""
+    ids = info.get("table_ids") or set()
+    method = q.get("method")
+    if method:
+        for column in ([f"{method}|{q['classifier']}"] if q.get("classifier")
+                       else []) + [str(method)]:
+            cell = anchor(experiment, metric, dataset, column)
+            if cell in ids:
+                return cell
+    return anchor(experiment, metric, dataset)
 
 
 def paper_cell(row: Mapping[str, Any], claim: Mapping[str, Any] | None) -> str:

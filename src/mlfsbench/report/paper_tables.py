@@ -547,18 +547,24 @@ def to_latex(table: PaperTable) -> str:
     return "\n".join(lines) + "\n"
 
 
-def anchor(experiment: str, metric: str, dataset: str | None = None) -> str:
-    """HTML id of a paper table (or of its row of ``dataset``).
+def anchor(experiment: str, metric: str, dataset: str | None = None,
+           method: str | None = None) -> str:
+    """HTML id of a paper table, of its row of ``dataset`` or of that row's
+    cell of ``method`` (a method id; ``|`` joins a selector and classifier).
 
     >>> anchor("lee2016", "hamming_loss", "yeast")
     'pt-lee2016-hamming_loss-yeast'
+    >>> anchor("lee2016", "hamming_loss", "yeast", "br-or")
+    'pt-lee2016-hamming_loss-yeast--br-or'
     """
-    return "-".join(["pt", experiment, metric] + ([dataset] if dataset else []))
+    out = "-".join(["pt", experiment, metric] + ([dataset] if dataset else []))
+    return out + (f"--{method}" if dataset and method else "")
 
 
 def to_html(table: PaperTable, experiment: str) -> str:
-    """The table as an HTML fragment (``table.paper``), rows with ids
-    (:func:`anchor`), best cells in ``<b>``; wide tables scroll in their box."""
+    """The table as an HTML fragment (``table.paper``), rows and their cells
+    with ids (:func:`anchor`), best cells in ``<b>``; wide tables scroll in
+    their box."""
     e = html.escape
     head, rows = _grid(table, lambda t: f"\x00{t}\x01", " ± ")
     out = [f"<div class='scroll'><table class='paper' id='"
@@ -569,9 +575,12 @@ def to_html(table: PaperTable, experiment: str) -> str:
     for i, row in enumerate(rows):
         rid = (f" id='{e(anchor(experiment, table.metric, datasets[i]))}'"
                if i < len(datasets) else " class='foot'")
+        ids = ([f" id='{e(anchor(experiment, table.metric, datasets[i], m))}'"
+                for m in table.methods] if i < len(datasets)
+               else [""] * (len(row) - 1))
         cells = "".join(
-            "<td>" + e(c).replace("\x00", "<b>").replace("\x01", "</b>") + "</td>"
-            for c in row[1:])
+            f"<td{cid}>" + e(c).replace("\x00", "<b>").replace("\x01", "</b>")
+            + "</td>" for cid, c in zip(ids, row[1:], strict=True))
         out.append(f"<tr{rid}><th>{e(row[0])}</th>{cells}</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)

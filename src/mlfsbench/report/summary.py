@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import html
 import os
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -80,7 +81,7 @@ div.prose:has(.mlfs-summary){max-width:1200px}
 .mlfs-summary figcaption{font-size:85%;color:#444}
 .mlfs-summary .figs{display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start}
 .mlfs-summary [id]{scroll-margin-top:5em}
-.mlfs-summary table.paper tr[id]{scroll-margin-top:7em}
+.mlfs-summary table.paper [id]{scroll-margin-top:7em}
 .mlfs-summary :target{outline:3px solid #e0a000;outline-offset:-2px}
 .mlfs-summary .filters{font-size:90%;margin:.3em 0}
 .mlfs-summary th.sortable{cursor:pointer}
@@ -95,7 +96,8 @@ div.prose:has(.mlfs-summary){max-width:1200px}
 """
 
 #: The standalone page's script: a claim id or evidence link opens the
-#: folded sections around its target (also when the page opens on it);
+#: folded sections around its target (also when the page opens on it) and
+#: brings a table cell into view with its table's caption and header;
 #: printing opens every folded section; the claim tables filter by robust
 #: verdict and text and sort by a column on a header click. The page works
 #: without it (every section is open, every row shown).
@@ -103,7 +105,11 @@ SCRIPT = """
 (function(){
 function openTo(id){var e=id&&document.getElementById(id);
  for(var p=e;p;p=p.parentElement){if(p.tagName==='DETAILS'){p.open=true;}}
- if(e){e.scrollIntoView();}}
+ if(!e){return;}
+ var t=e.closest('table.paper'),c=t&&t.caption,r=e.getBoundingClientRect();
+ if(c){var top=c.getBoundingClientRect().top;
+  if(r.bottom-top<window.innerHeight-16){window.scrollBy(0,top-8);return;}}
+ e.scrollIntoView();}
 function hash(){openTo(decodeURIComponent(location.hash.slice(1)));}
 window.addEventListener('hashchange',hash);
 window.addEventListener('load',hash);
@@ -492,6 +498,15 @@ def challengers(experiment: Mapping[str, Any]) -> list[str]:
             for e in experiment.get(kind) or [] if e.get("challenger")]
 
 
+def _ids(paths) -> set[str]:
+    """The element ids of HTML files (the paper tables' rows and cells)."""
+    out: set[str] = set()
+    for path in paths:
+        with open(path, encoding="utf-8") as fh:
+            out |= {html.unescape(i) for i in re.findall(r"\bid='([^']+)'", fh.read())}
+    return out
+
+
 def reading_legend(readings: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Each declared reading's legend: its ``about``, ``evidence``,
     ``favoured`` and its options' ``about`` (an experiment's ``readings:``
@@ -541,6 +556,9 @@ def summary_info(experiments: Mapping[str, Mapping[str, Any]],
                              and f.endswith(".html")},
             "table_k": stats.get("n_features"),
             "readings": next((f for f in mine if f.endswith("readings.tsv")), None),
+            "table_ids": _ids(f for f in mine
+                              if os.sep + "paper" + os.sep in os.path.normpath(f)
+                              and f.endswith(".html")),
             "reading_legend": reading_legend((readings or {}).get(name) or {}),
             "curves": {d: f for d in x["datasets"] for f in mine
                        if os.path.normpath(f) == os.path.join(prefix + "plots",
