@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from html.parser import HTMLParser
 
 import pandas as pd
 import pytest
@@ -258,8 +259,47 @@ def test_overview_per_paper_adds_up_and_names_the_main_reason(tmp_path):
                                                                    "33 %"]
 
 
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+        "source", "track", "wbr"}
+
+
+class Structure(HTMLParser):
+    """A standalone page's structure: the doctype, every element closed in
+    order (void elements aside), ids unique, the head's charset and title."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.ids, self.errors = [], [], []
+        self.doctype, self.seen = None, []
+
+    def handle_decl(self, decl):
+        self.doctype = decl
+
+    def handle_starttag(self, tag, attrs):
+        self.seen.append((tag, dict(attrs)))
+        if dict(attrs).get("id"):
+            self.ids.append(dict(attrs)["id"])
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"</{tag}> closes {self.stack[-1:]}")
+        else:
+            self.stack.pop()
+
+
 def test_page_is_standalone_and_the_report_gets_the_fragment(tmp_path):
     page = build(tmp_path).read_text()
+    check = Structure()
+    check.feed(page)
+    check.close()
+    assert check.doctype == "DOCTYPE html" and check.errors == [] and check.stack == []
+    assert len(check.ids) == len(set(check.ids))
+    tags = [t for t, _ in check.seen]
+    assert tags[:3] == ["html", "head", "meta"] and check.seen[0][1] == {"lang": "en"}
+    assert check.seen[2][1] == {"charset": "utf-8"} and "title" in tags
+    assert tags.index("title") < tags.index("body") and tags.count("h1") == 1
     assert page.startswith("<!DOCTYPE html>\n<html lang='en'><head>"
                            "<meta charset='utf-8'>")
     assert "<title>mlfsbench: do the papers&#x27; claims hold?</title>" in page
@@ -267,6 +307,9 @@ def test_page_is_standalone_and_the_report_gets_the_fragment(tmp_path):
     fragment = (tmp_path / "summary.report.html").read_text()
     assert fragment.startswith("<div class='mlfs-summary'>") and "<h1>" not in fragment
     assert "<script>" not in fragment
+    part = Structure()
+    part.feed(fragment)
+    assert part.errors == [] and part.stack == [] and part.doctype is None
     # every link of the page lands on an element of the page
     ids = set(re.findall(r"\bid='([^']+)'", page))
     hrefs = set(re.findall(r"href='#([^']+)'", page))
