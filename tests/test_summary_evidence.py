@@ -23,6 +23,7 @@ from mlfsbench.report.claim_rows import (
     evidence,
     how_block,
     ours_cell,
+    reading_legend,
     readings_grid,
 )
 from mlfsbench.report.compare import write_comparison
@@ -222,14 +223,22 @@ def test_readings_grid_favoured_first_with_the_deciding_number_and_legend():
                          ("d", "solver", "lbfgs", "", "", "reproduced", "x")],
                         columns=["claim", "reading", "option", "favoured", "probe",
                                  "verdict", "ours"])
-    grid = readings_grid("c", rows, LEGEND)
+    grid = readings_grid("c", rows, LEGEND, "lee2016")
     cells = re.findall(r"<td[^>]*>(.*?)</td>", grid)
     assert cells == ["irls-glmfit (favoured)", "not reproduced", "3 of 4",
                      "lbfgs", "reproduced", "4 of 4"]
-    assert "Sec. 4.1 names BR logistic regression in MATLAB." in grid
-    assert "<i>Favoured because:</i> MATLAB&#x27;s documented glmfit is IRLS." in grid
+    # the reading's name spans its options and links to the study's legend
+    assert ("<th rowspan='2'><a href='#reading-lee2016-solver'>solver</a></th>"
+            in grid)
     assert "title='glmfit&#x27;s IRLS'" in grid
     assert readings_grid("e", rows, LEGEND) == ""
+    legend = reading_legend("lee2016", LEGEND)
+    assert "id='reading-lee2016-solver'" in legend
+    assert "Sec. 4.1 names BR logistic regression in MATLAB." in legend
+    assert ("<li><code>irls-glmfit</code> (favoured): glmfit&#x27;s IRLS</li>"
+            "<li><code>lbfgs</code>: scikit-learn&#x27;s lbfgs</li>") in legend
+    assert ("<i>Favoured because:</i> MATLAB&#x27;s documented glmfit is IRLS."
+            in legend)
 
 
 def test_overview_per_paper_adds_up_and_names_the_main_reason(tmp_path):
@@ -240,7 +249,8 @@ def test_overview_per_paper_adds_up_and_names_the_main_reason(tmp_path):
         "robust": ["beyond fold noise", "within fold noise", "", "",
                    "weak claim: ties"]})
     specs = {"a": {"rule": "value"}, "b": {"rule": "value"}, "c": {"rule": "better"}}
-    assert main_reason(table, specs) == "2 of 2 value claims; 1 beyond fold noise"
+    assert main_reason(table, specs) == ("2 of 2 value claims; 1 beyond fold noise; "
+                                         "1 within fold noise")
     paths = {}
     for name in ("s1", "s2"):
         paths[name] = tmp_path / f"{name}.tsv"

@@ -245,47 +245,77 @@ def how_block(row: Mapping[str, Any], claim: Mapping[str, Any] | None,
             + "".join(parts) + "</details>")
 
 
+def reading_anchor(experiment: str, reading: str) -> str:
+    return f"reading-{experiment}-{reading}"
+
+
 def readings_grid(claim: str, readings: pd.DataFrame | None,
-                  legend: Mapping[str, Mapping[str, Any]] | None = None) -> str:
+                  legend: Mapping[str, Mapping[str, Any]] | None = None,
+                  experiment: str = "") -> str:
     """A claim's verdict under each option of each reading (``readings.tsv``
-    rows), the favoured option first and marked, with the deciding number
-    (``ours``) and each reading's legend (``about`` and ``evidence``)."""
+    rows): a row per option, the favoured first and marked, with its verdict
+    and deciding number (``ours``); each reading's name links to its legend
+    (:func:`reading_legend`), an option's ``about`` is its tooltip."""
     if readings is None or readings.empty:
         return ""
     rows = readings[readings["claim"].astype(str) == str(claim)]
     if rows.empty:
         return ""
     legend = legend or {}
-    out = []
+    body = []
     for reading, g in rows.groupby("reading", sort=False):
         g = g.assign(_f=g["favoured"].astype(str) != "yes").sort_values(
             "_f", kind="stable")
-        spec = legend.get(str(reading)) or {}
-        about = " ".join(str(spec.get("about") or "").split())
-        why = " ".join(str(spec.get("evidence") or "").split())
-        options = spec.get("options") or {}
-        cells = []
-        for r in g.to_dict("records"):
+        options = (legend.get(str(reading)) or {}).get("options") or {}
+        name = esc(reading)
+        if str(reading) in legend:
+            name = (f"<a href='#{esc(reading_anchor(experiment, str(reading)))}'>"
+                    f"{name}</a>")
+        for i, r in enumerate(g.to_dict("records")):
             verdict = str(r.get("verdict", ""))
             mark = " (favoured)" if str(r.get("favoured")) == "yes" else ""
             probe = " (probe)" if str(r.get("probe")) == "yes" else ""
-            o_about = " ".join(str((options.get(str(r["option"])) or {}).get("about")
-                                   or "").split())
-            title = f" title='{esc(o_about)}'" if o_about else ""
-            cells.append(
-                f"<tr class='{esc(verdict.replace(' ', '-'))}'>"
+            about = " ".join(str((options.get(str(r["option"])) or {}).get("about")
+                                 or "").split())
+            title = f" title='{esc(about)}'" if about else ""
+            first = f"<th rowspan='{len(g)}'>{name}</th>" if i == 0 else ""
+            body.append(
+                f"<tr class='{esc(verdict.replace(' ', '-'))}'>{first}"
                 f"<td{title}>{esc(r['option'])}{mark}{probe}</td>"
                 f"<td>{esc(verdict)}</td><td>{esc(r.get('ours', ''))}</td></tr>")
-        head = f"<b>{esc(reading)}</b>"
-        if about:
-            head += f": {esc(about)}"
-        if why:
-            head += f" <i>Favoured because:</i> {esc(why)}"
-        out.append(f"<p class='legend'>{head}</p><table class='grid'><thead><tr>"
-                   "<th>option</th><th>verdict</th><th>ours</th></tr></thead>"
-                   f"<tbody>{''.join(cells)}</tbody></table>")
     return ("<details class='readings'><summary>verdict per reading</summary>"
-            + "".join(out) + "</details>")
+            "<table class='grid'><thead><tr><th>reading</th><th>option</th>"
+            "<th>verdict</th><th>ours</th></tr></thead>"
+            f"<tbody>{''.join(body)}</tbody></table></details>")
+
+
+def reading_legend(experiment: str,
+                   legend: Mapping[str, Mapping[str, Any]] | None) -> str:
+    """A study's readings, once: each one's question (``about``), its
+    options (the favoured first) and why the favoured one is favoured
+    (``evidence``), each with an id the claims' grids link to."""
+    if not legend:
+        return ""
+    items = []
+    for name, spec in legend.items():
+        about = " ".join(str(spec.get("about") or "").split())
+        why = " ".join(str(spec.get("evidence") or "").split())
+        favoured = str(spec.get("favoured") or "")
+        options = spec.get("options") or {}
+        order = sorted(options, key=lambda o: o != favoured)
+        opts = "".join(
+            f"<li><code>{esc(o)}</code>{' (favoured)' if o == favoured else ''}"
+            + (": " + esc(" ".join(str(options[o].get("about") or "").split()))
+               if (options[o] or {}).get("about") else "") + "</li>"
+            for o in order)
+        items.append(
+            f"<div class='legend' id='{esc(reading_anchor(experiment, name))}'>"
+            f"<p><b>{esc(name)}</b>: {esc(about)}</p><ul>{opts}</ul>"
+            + (f"<p><i>Favoured because:</i> {esc(why)}</p>" if why else "")
+            + "</div>")
+    return ("<details class='reading-legend'><summary>the readings of this study "
+            "(the choices the paper leaves open)</summary>" + "".join(items)
+            + "</details>")
 
 
 def verdict_rows(table: pd.DataFrame, claims: Mapping[str, Mapping] | None = None,
@@ -317,7 +347,7 @@ def verdict_rows(table: pd.DataFrame, claims: Mapping[str, Mapping] | None = Non
         last = (f"<b>{esc(verdict)}</b>"
                 + (f"<br><small>{esc(robust)}</small>" if robust else "")
                 + (f"<br><small>{esc(note)}</small>" if note else "")
-                + readings_grid(cid, readings, legend))
+                + readings_grid(cid, readings, legend, experiment))
         cells = {"claim": first, "paper": paper_cell(row, claim),
                  "ours": ours_cell(row, extra), "verdict": last, "evidence": links}
         klass = verdict.replace(" ", "-")

@@ -31,6 +31,7 @@ from mlfsbench.report.claim_rows import (
     cd_anchor,
     curves_anchor,
     headline_anchor,
+    reading_legend,
     runtime_anchor,
     verdict_rows,
 )
@@ -71,7 +72,9 @@ div.prose:has(.mlfs-summary){max-width:1200px}
 .mlfs-summary tr.not-checkable-here{background:#eeeeee}
 .mlfs-summary td.depends{background:#fbeecb}
 .mlfs-summary table.grid{font-size:95%;margin:2px 0 6px}
-.mlfs-summary p.legend{font-size:85%;margin:4px 0 0;max-width:60em}
+.mlfs-summary div.legend{font-size:85%;max-width:60em;margin:4px 0 8px}
+.mlfs-summary div.legend p,.mlfs-summary div.legend ul{margin:2px 0}
+.mlfs-summary td.verdict{min-width:18em}
 .mlfs-summary details.how p{font-size:85%;margin:2px 0;max-width:60em}
 .mlfs-summary details summary{cursor:pointer;color:#245;font-size:85%}
 .mlfs-summary a.permalink{color:inherit;text-decoration:none}
@@ -186,7 +189,9 @@ def claims_table(name: str, info: Mapping[str, Any], table: pd.DataFrame) -> str
     rows = verdict_rows(table, info.get("claim_specs"), name, info)
     heads = ["claim", "paper", "ours", "verdict", "evidence"]
     return (f"<p><b>Verdicts:</b> {html.escape(words)}.</p>"
-            "<div class='scroll'><table class='claims'><thead><tr>"
+            + reading_legend(name, info.get("reading_legend") if readings is not None
+                             else None)
+            + "<div class='scroll'><table class='claims'><thead><tr>"
             + "".join(f"<th class='sortable'>{h}</th>" for h in heads)
             + f"</tr></thead><tbody>{rows}</tbody></table></div>")
 
@@ -257,14 +262,14 @@ def experiment_section(name: str, info: Mapping[str, Any]) -> str:
 def main_reason(table: pd.DataFrame,
                 claims: Mapping[str, Mapping[str, Any]] | None = None) -> str:
     """What the robust "not reproduced" verdicts of the claims that are not
-    weak have most in common: the rule that decided most of them and how
-    many are beyond fold noise.
+    weak have most in common: the rule that decided most of them, and how
+    many are beyond and within fold noise (of those with a noise label).
 
     >>> t = pd.DataFrame({"claim": ["a", "b", "c"], "verdict": ["not reproduced"] * 3,
     ...                   "robust": ["beyond fold noise", "within fold noise", ""]})
     >>> main_reason(t, {"a": {"rule": "value"}, "b": {"rule": "value"},
     ...                 "c": {"rule": "better"}})
-    '2 of 3 value claims; 1 beyond fold noise'
+    '2 of 3 value claims; 1 beyond fold noise; 1 within fold noise'
     """
     rows = [r for r in table.to_dict("records")
             if robust_word(r) == NOT_REPRODUCED
@@ -274,8 +279,11 @@ def main_reason(table: pd.DataFrame,
     rules = pd.Series([str((claims or {}).get(str(r["claim"]), {}).get("rule")
                            or "other") for r in rows])
     top, n = rules.value_counts().index[0], int(rules.value_counts().iloc[0])
-    beyond = sum(str(r.get("robust") or "") == "beyond fold noise" for r in rows)
-    return f"{n} of {len(rows)} {top} claims; {beyond} beyond fold noise"
+    text = f"{n} of {len(rows)} {top} claims"
+    for label in ("beyond fold noise", "within fold noise"):
+        k = sum(str(r.get("robust") or "") == label for r in rows)
+        text += f"; {k} {label}" if k else ""
+    return text
 
 
 def _tally_cells(counts: Mapping[str, Any] | None) -> list[str]:
@@ -507,7 +515,7 @@ def _ids(paths) -> set[str]:
     return out
 
 
-def reading_legend(readings: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+def reading_specs(readings: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Each declared reading's legend: its ``about``, ``evidence``,
     ``favoured`` and its options' ``about`` (an experiment's ``readings:``
     or a claims file's scoring readings)."""
@@ -559,7 +567,7 @@ def summary_info(experiments: Mapping[str, Mapping[str, Any]],
             "table_ids": _ids(f for f in mine
                               if os.sep + "paper" + os.sep in os.path.normpath(f)
                               and f.endswith(".html")),
-            "reading_legend": reading_legend((readings or {}).get(name) or {}),
+            "reading_legend": reading_specs((readings or {}).get(name) or {}),
             "curves": {d: f for d in x["datasets"] for f in mine
                        if os.path.normpath(f) == os.path.join(prefix + "plots",
                                                               f"{d}.png")},
@@ -579,7 +587,7 @@ def summary_info(experiments: Mapping[str, Mapping[str, Any]],
                     if "id" in c:
                         specs[str(c["id"])] = c
             info["claim_specs"] = specs
-            info["reading_legend"].update(reading_legend(data.get("readings") or {}))
+            info["reading_legend"].update(reading_specs(data.get("readings") or {}))
             if any(c.get("rule") == "fastest" for c in specs.values()):
                 info["runtime"] = next((f for f in mine
                                         if f.endswith(os.sep + "runtime.tsv")
