@@ -35,7 +35,7 @@ from mlfsbench.report.claims import (
 )
 from mlfsbench.report.names import display_name, method_key, metric_label
 from mlfsbench.report.paper_tables import anchor, html_fragment
-from mlfsbench.report.render import CURVE_COLOURS
+from mlfsbench.report.render import CURVE_COLOURS  # noqa: F401 (re-exported)
 from mlfsbench.report.tally import tally
 
 PathLike = str | os.PathLike
@@ -349,19 +349,34 @@ def headline_plot(summary: pd.DataFrame, metric: str, png: PathLike,
                   title: str = "", dataset_params: Mapping | None = None):
     """``metric`` against the number of features, one panel per dataset.
 
-    One line per selector (and classifier), the mean over folds with a band
-    of +- one standard deviation; dashed black: all features. The methods
-    are named by ``labels`` (identifier -> the tables' name); a method with
-    per-dataset parameters (``dataset_params``: identifier -> dataset ->
-    parameters) has them written in the panel of each dataset. Returns the
+    One line per selector (and classifier), the mean over folds, in its
+    colour, marker and line style (:func:`~mlfsbench.report.render.method_styles`
+    over every method of ``summary``), with a band of +- one standard
+    deviation when the means have a spread (none with one fold or split:
+    the title then names no band); dashed black: all features, an arrow at
+    the panel's edge when far off the curves' range
+    (:func:`~mlfsbench.report.render.draw_baselines`). The methods are
+    named by ``labels`` (identifier -> the tables' name) and listed in
+    natural order (``p5`` before ``p10``); a method with per-dataset
+    parameters (``dataset_params``: identifier -> dataset -> parameters)
+    has them written under the title of each dataset's panel. Returns the
     Figure.
     """
     from matplotlib.figure import Figure
 
     from mlfsbench.report.names import metric_label, params_note
-    from mlfsbench.report.render import draw_baselines, save_figure
+    from mlfsbench.report.render import (
+        band_words,
+        draw_baselines,
+        has_band,
+        marker_every,
+        method_styles,
+        natural_key,
+        save_figure,
+    )
 
-    data = summary[summary["metric"] == metric]
+    style = method_styles(method_key(summary).unique()) if len(summary) else {}
+    data = summary[summary["metric"] == metric].reset_index(drop=True)
     datasets = sorted(data["dataset"].unique()) or ["(no data)"]
     ncols = min(len(datasets), 4)
     nrows = int(np.ceil(len(datasets) / ncols))
@@ -369,29 +384,30 @@ def headline_plot(summary: pd.DataFrame, metric: str, png: PathLike,
     axes = list(fig.subplots(nrows, ncols, squeeze=False).flat)
     keys = method_key(data)  # with the classifier when there are several
     several = data["classifier"].nunique() > 1
-    methods = sorted(keys.unique())
-    colour = {m: CURVE_COLOURS[i % len(CURVE_COLOURS)]
-              for i, m in enumerate(methods)}
+    bands = 0
     for ax, dataset in zip(axes, datasets, strict=False):
         d = data[data["dataset"] == dataset]
-        for _, g in d.groupby(["selector", "classifier"], sort=True):
-            key = keys[g.index[0]]
+        dkeys = keys[d.index]
+        for key in sorted(dkeys.unique(),
+                          key=lambda m: natural_key(display_name(m, labels))):
+            g = d[dkeys == key]
             num = g[g["n_features"].astype(str).str.isdigit()].copy()
             num["k"] = num["n_features"].astype(int)
+            band = has_band(num)
             num = num.groupby("k")[["mean", "std"]].mean().sort_index()
             if not num.empty:
                 k, m = num.index.to_numpy(), num["mean"].to_numpy()
-                s = num["std"].fillna(0).to_numpy()
-                ax.plot(k, m, color=colour[key], marker=".",
-                        label=display_name(key, labels))
-                ax.fill_between(k, m - s, m + s, color=colour[key], alpha=0.15,
-                                linewidth=0)
+                ax.plot(k, m, markersize=4, markevery=marker_every(len(k), style[key]),
+                        label=display_name(key, labels), **style[key])
+                if band:
+                    s = num["std"].fillna(0).to_numpy()
+                    ax.fill_between(k, m - s, m + s, color=style[key]["color"],
+                                    alpha=0.15, linewidth=0)
+                    bands += 1
         draw_baselines(ax, d, several, labels)
         note = params_note(dataset_params, dataset, labels)
-        if note:
-            ax.text(0.99, 0.98, note, transform=ax.transAxes, ha="right",
-                    va="top", fontsize="x-small", color="dimgrey")
-        ax.set_title(dataset)
+        ax.set_title(dataset + (f"\n{note}" if note else ""),
+                     fontsize="medium" if not note else "small")
         ax.set_xlabel("number of features")
         ax.set_ylabel(metric_label(metric))
     for ax in axes[len(datasets):]:
@@ -400,11 +416,16 @@ def headline_plot(summary: pd.DataFrame, metric: str, png: PathLike,
     for ax in axes[:len(datasets)]:  # every method once, whichever panel has it
         for handle, name in zip(*ax.get_legend_handles_labels(), strict=True):
             legend.setdefault(name, handle)
+    # the methods in natural order of their names, the baselines after them
+    legend = dict(sorted(legend.items(), key=lambda item: (
+        item[0].startswith("all features"),
+        () if item[0].startswith("all features") else natural_key(item[0]))))
     if legend:
         fig.legend(list(legend.values()), list(legend), loc="outside lower center",
                    ncol=min(len(legend), 5), frameon=False, fontsize="small")
-    fig.suptitle(title or f"{metric_label(metric)}: mean over folds, band +- 1 "
-                          "s.d. (dashed: all features)")
+    band = band_words(data) if bands else ""
+    fig.suptitle(title or f"{metric_label(metric)}: mean over folds"
+                          + (f", {band}" if band else "") + " (dashed: all features)")
     save_figure(fig, png, dpi=80)
     return fig
 
