@@ -284,7 +284,8 @@ def challenge_cd(summary: pd.DataFrame, metric: str, challengers: Sequence[str],
     fig = critical_difference_diagram(
         ranks, cd, control=shown, textspace=textspace, width=3.5 + 2 * textspace,
         title=cd_title(metric, result, shown, cd),
-        highlight=[display_name(c, labels) for c in m["challengers"]])
+        highlight=[display_name(c, labels) for c in m["challengers"]],
+        n_datasets=result["n_datasets"], alpha=result["alpha"])
     save_figure(fig, png)
     return fig
 

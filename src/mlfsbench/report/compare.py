@@ -215,7 +215,8 @@ def write_comparison(summary_path: PathLike, metric: str, json_out: PathLike,
         fig = critical_difference_diagram(
             ranks, cd, control=use_control,
             textspace=textspace, width=3.5 + 2 * textspace,
-            title=cd_title(metric, result, use_control, cd))
+            title=cd_title(metric, result, use_control, cd),
+            n_datasets=result["n_datasets"], alpha=result["alpha"])
     save_figure(fig, png_out)
     return result
 
