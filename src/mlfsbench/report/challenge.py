@@ -52,7 +52,7 @@ import pandas as pd
 from mlfsbench.evaluation.stats import control_z_tests, holm_adjust, round_table
 from mlfsbench.io import BASELINE, format_table, read_table, write_text
 from mlfsbench.report.cd_diagram import HIGHLIGHT_COLOUR, critical_difference_diagram
-from mlfsbench.report.compare import cd_title, compare
+from mlfsbench.report.compare import cd_alt, cd_title, compare
 from mlfsbench.report.names import display_name, metric_label
 from mlfsbench.report.paper_tables import paper_table, to_html
 from mlfsbench.report.render import TABLE_STYLE, message_figure, save_figure
@@ -272,8 +272,9 @@ def challenge_cd(summary: pd.DataFrame, metric: str, challengers: Sequence[str],
     m = challenge_metric(summary, metric, challengers, options)
     result = m["result"]
     if "skipped" in result or not m["challengers"]:
-        fig = message_figure(f"{metric}: {m.get('note', result.get('skipped'))}")
-        save_figure(fig, png)
+        text = f"{metric}: {m.get('note', result.get('skipped'))}"
+        fig = message_figure(text)
+        save_figure(fig, png, alt=text)
         return fig
     control = result["bonferroni_dunn"]["control"]
     cd = result["bonferroni_dunn" if control else "nemenyi"]["cd"]
@@ -286,7 +287,8 @@ def challenge_cd(summary: pd.DataFrame, metric: str, challengers: Sequence[str],
         title=cd_title(metric, result, shown, cd),
         highlight=[display_name(c, labels) for c in m["challengers"]],
         n_datasets=result["n_datasets"], alpha=result["alpha"])
-    save_figure(fig, png)
+    save_figure(fig, png, alt=cd_alt(metric, result, labels,
+                                     highlight=m["challengers"]))
     return fig
 
 
@@ -441,8 +443,9 @@ def challenge_page(experiment: str, metrics: Sequence[Mapping[str, Any]],
         parts.append(f"<h3 id='metric-{e(metric)}'>{e(metric_label(metric))}</h3>")
         path = (cd_files or {}).get(metric)
         if path:
-            parts.append(f"<figure id='cd-{e(metric)}'><img alt='critical-difference "
-                         f"diagram, {e(metric)}, challenger highlighted in red' "
+            alt = cd_alt(metric, m["result"], shown,
+                         highlight=m.get("challengers") or challengers)
+            parts.append(f"<figure id='cd-{e(metric)}'><img alt='{e(alt)}' "
                          f"src='{e(path)}'><figcaption>Critical differences, the "
                          "challenger in red</figcaption></figure>")
         left_out = m["result"].get("datasets_without_all_methods")

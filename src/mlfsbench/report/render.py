@@ -214,8 +214,12 @@ def message_figure(text: str):
     return fig
 
 
-def save_figure(fig, path: PathLike, dpi: int = 100) -> None:
+def save_figure(fig, path: PathLike, dpi: int = 100, alt: str | None = None) -> None:
     """Save a matplotlib Figure as a compressed PNG, atomically.
+
+    ``alt``: the figure's text alternative (what it shows and its result),
+    kept in the PNG as its ``Description`` text chunk: the page that embeds
+    the figure reads it back (:func:`figure_alt`) and needs no other file.
 
     Rendered at ``dpi`` with fixed metadata, then reduced to a palette of at
     most 256 colours (no dithering: lines and text stay crisp) and
@@ -238,4 +242,20 @@ def save_figure(fig, path: PathLike, dpi: int = 100) -> None:
         small = image.convert("RGB").quantize(
             colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     with atomic_path(path) as tmp:
-        small.save(tmp, format="PNG", optimize=True)
+        if alt:
+            from PIL.PngImagePlugin import PngInfo
+
+            info = PngInfo()
+            info.add_itxt("Description", alt)
+            small.save(tmp, format="PNG", optimize=True, pnginfo=info)
+        else:
+            small.save(tmp, format="PNG", optimize=True)
+
+
+def figure_alt(path: PathLike) -> str | None:
+    """The text alternative :func:`save_figure` kept in a PNG (None without)."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        text = getattr(image, "text", {}).get("Description")
+    return str(text) if text else None

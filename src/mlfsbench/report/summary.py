@@ -35,7 +35,7 @@ from mlfsbench.report.claims import (
 )
 from mlfsbench.report.names import display_name, method_key, metric_label
 from mlfsbench.report.paper_tables import anchor, html_fragment
-from mlfsbench.report.render import CURVE_COLOURS  # noqa: F401 (re-exported)
+from mlfsbench.report.render import CURVE_COLOURS, figure_alt  # noqa: F401 (re-exported)
 from mlfsbench.report.tally import tally
 
 PathLike = str | os.PathLike
@@ -252,14 +252,15 @@ def experiment_section(name: str, info: Mapping[str, Any]) -> str:
     figs = []
     for metric, path in sorted((info.get("cd_by_metric") or {}).items()):
         figs.append(f"<figure id='{html.escape(cd_anchor(name, metric))}'>"
-                    + _img(path, f"{name}: critical-difference diagram, {metric}",
-                           "cd")
+                    + _img(path, figure_alt(path) or f"{name}: critical-"
+                           f"difference diagram, {metric}", "cd")
                     + f"<figcaption>Critical differences: "
                       f"{html.escape(metric_label(metric))}</figcaption></figure>")
     if info.get("headline"):
         metric = info.get("headline_metric") or ""
         figs.append(f"<figure id='{html.escape(headline_anchor(name))}'>"
-                    + _img(info["headline"], f"{name}: headline curves")
+                    + _img(info["headline"], figure_alt(info["headline"])
+                           or f"{name}: headline curves")
                     + "<figcaption>Curves against the number of features"
                     + (f": {html.escape(metric_label(metric))}" if metric else "")
                     + "</figcaption></figure>")
@@ -346,7 +347,8 @@ def write_summary(experiments: Mapping[str, Mapping[str, Any]],
 
 def headline_plot(summary: pd.DataFrame, metric: str, png: PathLike,
                   labels: Mapping[str, str] | None = None,
-                  title: str = "", dataset_params: Mapping | None = None):
+                  title: str = "", dataset_params: Mapping | None = None,
+                  table_k: int | str | None = None):
     """``metric`` against the number of features, one panel per dataset.
 
     One line per selector (and classifier), the mean over folds, in its
@@ -359,8 +361,9 @@ def headline_plot(summary: pd.DataFrame, metric: str, png: PathLike,
     named by ``labels`` (identifier -> the tables' name) and listed in
     natural order (``p5`` before ``p10``); a method with per-dataset
     parameters (``dataset_params``: identifier -> dataset -> parameters)
-    has them written under the title of each dataset's panel. Returns the
-    Figure.
+    has them written under the title of each dataset's panel. The PNG
+    carries its text alternative, :func:`headline_alt` at ``table_k`` (the
+    paper tables' K). Returns the Figure.
     """
     from matplotlib.figure import Figure
 
@@ -426,8 +429,53 @@ def headline_plot(summary: pd.DataFrame, metric: str, png: PathLike,
     band = band_words(data) if bands else ""
     fig.suptitle(title or f"{metric_label(metric)}: mean over folds"
                           + (f", {band}" if band else "") + " (dashed: all features)")
-    save_figure(fig, png, dpi=80)
+    save_figure(fig, png, dpi=80,
+                alt=headline_alt(summary, metric, table_k, labels))
     return fig
+
+
+def headline_alt(summary: pd.DataFrame, metric: str,
+                 table_k: int | str | None = None,
+                 labels: Mapping[str, str] | None = None) -> str:
+    """The headline figure's text alternative, from the table it draws:
+    what it shows, then the best method of each dataset at ``table_k`` (the
+    paper tables' K; the mean over the K of the grid when ``None`` or
+    ``"mean"``), with its mean, and the all-features value.
+
+    >>> s = pd.DataFrame({"dataset": ["d"] * 3, "split": "cv",
+    ...     "selector": ["a", "b", "a"], "classifier": "c",
+    ...     "n_features": ["5", "5", "all"], "metric": "hamming_loss",
+    ...     "mean": [0.2, 0.1, 0.3], "std": 0.0, "folds": 3})
+    >>> headline_alt(s, "hamming_loss", 5).split(". ")[1]
+    'Best at K = 5: b on d (0.1; all features 0.3).'
+    """
+    from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
+
+    data = summary[summary["metric"] == metric]
+    head = (f"{metric_label(metric)} against the number of features, one panel "
+            "per dataset.")
+    if data.empty:
+        return head
+    keys = method_key(data)
+    k = data["n_features"].astype(str)
+    mean_k = table_k is None or str(table_k) == "mean"
+    at = k.str.isdigit() if mean_k else k == str(table_k)
+    if not at.any():
+        return head
+    higher = GREATER_IS_BETTER.get(metric, False)
+    parts = []
+    for dataset in sorted(data["dataset"].unique()):
+        mine = at & (data["dataset"] == dataset)
+        if not mine.any():
+            continue
+        means = data[mine].groupby(keys[mine])["mean"].mean()
+        best = means.idxmax() if higher else means.idxmin()
+        text = f"{display_name(best, labels)} on {dataset} ({means[best]:.4g}"
+        base = data[(data["dataset"] == dataset) & (k == "all")]["mean"]
+        text += f"; all features {base.mean():.4g})" if not base.empty else ")"
+        parts.append(text)
+    where = "mean over the K of the grid" if mean_k else f"K = {table_k}"
+    return f"{head} Best at {where}: " + "; ".join(parts) + "."
 
 
 def challengers(experiment: Mapping[str, Any]) -> list[str]:
