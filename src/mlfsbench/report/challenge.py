@@ -55,7 +55,12 @@ from mlfsbench.report.cd_diagram import HIGHLIGHT_COLOUR, critical_difference_di
 from mlfsbench.report.compare import cd_alt, cd_title, compare
 from mlfsbench.report.names import display_name, metric_label
 from mlfsbench.report.paper_tables import paper_table, to_html
-from mlfsbench.report.render import TABLE_STYLE, message_figure, save_figure
+from mlfsbench.report.render import (
+    TABLE_STYLE,
+    message_figure,
+    natural_sorted,
+    save_figure,
+)
 
 PathLike = str | os.PathLike
 
@@ -393,7 +398,7 @@ def _runtime_table(runtime: pd.DataFrame | None, mine: Sequence[str],
     e = html.escape
     wide = runtime.pivot_table(index="dataset", columns="selector", values="mean",
                                aggfunc="mean", sort=True)
-    cols = list(wide.columns)
+    cols = natural_sorted(wide.columns)
     head = "".join(f"<th class='{'challenger' if c in mine else ''}'>{e(name(c))}"
                    "</th>" for c in cols)
     rows = []

@@ -28,7 +28,7 @@ import pandas as pd
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
 from mlfsbench.io import BASELINE, without_methods, write_text
 from mlfsbench.report.names import display_name, method_key, metric_label
-from mlfsbench.report.render import html_page
+from mlfsbench.report.render import html_page, natural_key
 
 PathLike = str | os.PathLike
 
@@ -131,15 +131,15 @@ def paper_table(summary: pd.DataFrame, metric: str, n_features="mean", *,
     ``stats``: the ``stats`` rule's JSON of this metric (its control,
     Bonferroni-Dunn result and average ranks; none without it); ``order``:
     method identifiers in the order of the columns (the config's; the others
-    follow sorted, the all-features baseline last).
+    follow in natural order, the all-features baseline last).
     """
     cells = _cells(summary, metric, n_features)
     mean = cells["mean"].unstack("method")
     std = cells["std"].unstack("method")
     known = list(mean.columns)
     first = [m for m in (order or []) if m in known]
-    rest = sorted((m for m in known if m not in first),
-                  key=lambda m: (m.split("|")[0] == BASELINE, m))
+    rest = sorted((m for m in known if m not in first),  # natural: p5 before p10
+                  key=lambda m: (m.split("|")[0] == BASELINE, natural_key(m)))
     columns = first + rest
     mean, std = mean[columns], std[columns]
     mean.columns.name = std.columns.name = None
