@@ -10,8 +10,9 @@ section. Each section holds the paper's claims with their verdicts (from
 the regenerated paper table (:mod:`mlfsbench.report.paper_tables`), the
 critical-difference diagram or the headline figure (the first compared
 metric against the number of features, mean over folds with a band of one
-standard deviation); the figures are embedded here once (not also as report
-items).
+standard deviation when there are several folds); the figures are embedded
+here once (not also as report items), each with the text alternative it
+carries (:func:`~mlfsbench.report.render.figure_alt`).
 """
 
 from __future__ import annotations
