@@ -5,13 +5,15 @@ from mlfsbench.report.summary import headline_plot
 from mlfsbench.workflow.logutil import log_to
 
 
-def main(summary, metric, png, labels=None, dataset_params=None):
+def main(summary, metric, png, labels=None, dataset_params=None, table_k=None):
     table = read_table(summary, dtype={"n_features": str})
-    headline_plot(table, metric, png, labels, dataset_params=dataset_params)
+    headline_plot(table, metric, png, labels, dataset_params=dataset_params,
+                  table_k=table_k)
 
 
 if __name__ == "__main__":
     smk = snakemake  # noqa: F821 (injected by Snakemake)
     with log_to(smk.log[0]):
         main(smk.input.summary, smk.params.metric, smk.output.png,
-             dict(smk.params.labels), dict(smk.params.dataset_params))
+             dict(smk.params.labels), dict(smk.params.dataset_params),
+             smk.params.table_k)

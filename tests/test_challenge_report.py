@@ -280,7 +280,8 @@ def test_headline_curves_never_take_the_baselines_grey(tmp_path):
     values = {d: {f"m{j}": 0.1 + 0.01 * j for j in range(12)} for d in ("d1", "d2")}
     fig = headline_plot(frame(values, base=0.3), "hamming_loss", tmp_path / "h.png")
     ax = fig.axes[0]
-    curves = [to_hex(ln.get_color()) for ln in ax.lines if ln.get_linestyle() == "-"]
+    curves = [to_hex(ln.get_color()) for ln in ax.lines
+              if ln.get_marker() not in (None, "None", "")]
     assert len(curves) == 12 and len(set(curves)) == 12
     greys = {to_hex(c) for c in ("C7", "black", "dimgrey", "darkgrey", "#c7c7c7")}
     assert not greys & set(curves)

@@ -52,6 +52,16 @@ def test_best_is_the_rounded_minimum_and_ties_are_all_bold():
     assert t.mean.at["c", "mdmr"] == pytest.approx(0.058)
 
 
+def test_methods_outside_the_order_follow_in_natural_order():
+    frame = lee_summary()
+    frame["selector"] = frame["selector"].map(
+        {"lee2016": "p10", "mlnb": "p5", "mdmr": "p20"})
+    t = paper_table(frame, "hamming_loss", 50)
+    assert t.methods == ["p5", "p10", "p20", "all-features"]
+    t = paper_table(frame, "hamming_loss", 50, order=["p20"])
+    assert t.methods == ["p20", "p5", "p10", "all-features"]
+
+
 def test_average_over_the_grid():
     t = paper_table(lee_summary(), "hamming_loss", "mean")
     assert t.mean.at["a", "lee2016"] == pytest.approx(0.0091 + 0.05)

@@ -23,6 +23,7 @@ from mlfsbench.evaluation.stats import (
     friedman_test,
     holm_adjust,
     iman_davenport,
+    min_datasets,
     nemenyi_pvalues,
     nemenyi_q,
     rank_table,
@@ -355,6 +356,42 @@ def test_cd_diagram_reverse_puts_best_on_the_right():
     pos = {t.get_text().split()[0]: t.get_position()[0] for t in fig.axes[0].texts
            if "(" in t.get_text()}
     assert pos["best"] < pos["worst"]
+
+
+def _cd_texts(fig):
+    return [t.get_text() for t in fig.axes[0].texts]
+
+
+def test_cd_diagram_says_when_too_few_datasets_can_show_nothing():
+    """Doquire's pruning study: k = 13 methods on N = 2 datasets, Nemenyi CD
+    12.9 against an axis of 12 ranks; k = 6 on 10 datasets: CD 2.38."""
+    ranks = {f"p{i}": float(i) for i in range(1, 13)} | {"all": 1.5}
+    cd = critical_difference(13, 2)
+    assert round(cd, 3) == 12.901
+    assert min_datasets(13) == 3 and critical_difference(13, 3) < 12
+    fig = critical_difference_diagram(ranks, cd, n_datasets=2, alpha=0.05)
+    texts = _cd_texts(fig)
+    note = [t for t in texts if t.startswith("N = 2 datasets")]
+    assert note == ["N = 2 datasets: no difference can be significant at α = 0.05"
+                    "\n(CD 12.9 > 12, the widest rank gap; N ≥ 3 needed)"]
+    # the CD interval stops at the axis' end (an arrow), its value written
+    assert "CD = 12.9 (wider than the axis, 12 ranks)" in texts
+    ends = [x for line in fig.axes[0].lines for x in line.get_xdata()]
+    assert max(ends) <= fig.get_size_inches()[0]
+    arrow = [p for p in fig.axes[0].patches] + [
+        t for t in fig.axes[0].texts if getattr(t, "arrow_patch", None)]
+    assert arrow  # the annotation's arrow
+    # k = 6, N = 10: CD 2.38 < 5, nothing to say
+    six = {f"m{i}": 1.0 + i * 0.5 for i in range(6)}
+    cd6 = critical_difference(6, 10)
+    assert round(cd6, 2) == 2.38 and min_datasets(6) == 3
+    fig = critical_difference_diagram(six, cd6, n_datasets=10, alpha=0.05)
+    assert not [t for t in _cd_texts(fig) if "no difference" in t]
+    assert f"CD = {cd6:.3g}" in _cd_texts(fig)
+    # k = 6, N = 2: CD 5.33 > 5
+    fig = critical_difference_diagram(six, critical_difference(6, 2),
+                                      n_datasets=2, alpha=0.05)
+    assert [t for t in _cd_texts(fig) if t.startswith("N = 2 datasets: no differ")]
 
 
 def test_cd_diagram_validation():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 
 import matplotlib.image as mpimg
@@ -9,7 +10,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from mlfsbench.report.compare import write_comparison
+from mlfsbench.report.compare import cd_alt, write_comparison
 from mlfsbench.report.names import display_name
 from mlfsbench.report.summary import headline_plot, summary_info, write_summary
 from mlfsbench.workflow.config import method_id, method_labels
@@ -109,6 +110,64 @@ def test_summary_page_has_verdicts_datasets_and_figures(tmp_path, monkeypatch):
                   tmp_path / "summary.html")
     page = (tmp_path / "summary.html").read_text()
     assert page.index("id='summary-x'") < page.index("id='summary-a-first'")
+
+
+def test_figures_alt_texts_state_their_result(tmp_path, monkeypatch):
+    """The summary page's images say what they show: the best method per
+    dataset at the table's K, the CD diagram's average ranks in order."""
+    from mlfsbench.report.render import figure_alt
+    from mlfsbench.report.summary import headline_alt
+
+    labels = {"mim-br-68632db6": "MIM-BR"}
+    alt = headline_alt(summary_frame(), "hamming_loss", 2, labels)
+    assert alt == ("Hamming loss (lower is better) against the number of features, "
+                   "one panel per dataset. Best at K = 2: MIM-BR on a (0.12; all "
+                   "features 0.15); MIM-BR on b (0.13; all features 0.15); MIM-BR "
+                   "on c (0.14; all features 0.15).")
+    # pmu the best on b at every K: the text follows the data
+    frame = summary_frame()
+    frame.loc[(frame["dataset"] == "b") & (frame["selector"] == "pmu")
+              & (frame["n_features"] != "all"), "mean"] = 0.05
+    assert "pmu on b (0.05; all features 0.15)" in headline_alt(
+        frame, "hamming_loss", None, labels)
+    assert "Best at mean over the K of the grid:" in headline_alt(
+        frame, "hamming_loss", "mean", labels)
+    # the PNGs carry them; the page shows them
+    monkeypatch.chdir(tmp_path)
+    root = tmp_path / "results" / "x"
+    (root / "plots").mkdir(parents=True)
+    (root / "stats").mkdir()
+    headline_plot(summary_frame(), "hamming_loss", root / "plots" / "headline.png",
+                  labels, table_k=2)
+    assert figure_alt(root / "plots" / "headline.png") == alt
+    write_comparison(_summary_file(tmp_path), "hamming_loss",
+                     root / "stats" / "hamming_loss.json",
+                     root / "stats" / "hamming_loss_cd.png", labels=labels)
+    cd = figure_alt(root / "stats" / "hamming_loss_cd.png")
+    # MIM-BR first, all features second, pmu last on all three datasets
+    assert cd == ("Critical-difference diagram: Hamming loss (lower is better), "
+                  "mean over the K of the grid; Nemenyi, CD = 1.914, N = 3 "
+                  "datasets. Average ranks, best first: MIM-BR 1.00, all-features "
+                  "2.00, pmu 3.00. Significantly worse than MIM-BR: pmu.")
+    # Doquire's pruning study: 13 methods, 2 datasets, nothing can differ
+    ranks = {f"p{i}": float(i) for i in range(5, 16)} | {"all-features": 1.0,
+                                                        "mi-forward": 11.0}
+    pruning = {"n_datasets": 2, "n_features": "mean", "alpha": 0.05,
+               "average_ranks": ranks, "nemenyi": {"cd": 12.901},
+               "bonferroni_dunn": {"control": None}}
+    text = cd_alt("accuracy", pruning)
+    assert "best first: all-features 1.00, p5 5.00, p6 6.00" in text
+    assert "p10 10.00, mi-forward 11.00, p11 11.00" in text
+    assert text.endswith("N = 2 datasets: no difference can be significant at "
+                         "α = 0.05 (CD 12.9 > 12, the widest rank gap; N ≥ 3 "
+                         "needed).")
+    files = ["results/x/plots/headline.png", "results/x/stats/hamming_loss_cd.png"]
+    info = summary_info({"x": {"datasets": ["a", "b", "c"], "description": ""}},
+                        files)
+    write_summary(info, tmp_path / "summary.html")
+    page = (tmp_path / "summary.html").read_text()
+    assert f"alt='{html.escape(alt)}'" in page
+    assert f"alt='{html.escape(cd)}'" in page
 
 
 def _summary_file(tmp_path):

@@ -80,6 +80,7 @@ __all__ = [
     "nemenyi_q",
     "bonferroni_dunn_q",
     "critical_difference",
+    "min_datasets",
     "nemenyi_pvalues",
     "bonferroni_dunn_pvalues",
     "control_z_tests",
@@ -350,6 +351,28 @@ def critical_difference(n_methods: int, n_datasets: int, alpha: float = 0.05,
         raise ValueError(f"test must be 'nemenyi' or 'bonferroni-dunn', got {test!r}")
     k, N = int(n_methods), int(n_datasets)
     return q * math.sqrt(k * (k + 1) / (6.0 * N))
+
+
+def min_datasets(n_methods: int, alpha: float = 0.05,
+                 test: str = "nemenyi") -> int:
+    """The fewest datasets N for which the test can find any difference: the
+    smallest N whose critical difference is below ``k - 1``, the widest gap
+    two average ranks can have (one method first, the other last on every
+    dataset). With fewer, no pair can differ significantly whatever the
+    results.
+
+    Examples
+    --------
+    >>> min_datasets(6), min_datasets(13)
+    (3, 3)
+    >>> critical_difference(13, 2) > 12 > critical_difference(13, 3)
+    True
+    """
+    k = int(n_methods)
+    n = 1
+    while critical_difference(k, n, alpha, test) >= k - 1:
+        n += 1
+    return n
 
 
 def _z(avg_ranks, n_datasets) -> tuple[np.ndarray, float]:

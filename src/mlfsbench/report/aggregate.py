@@ -25,7 +25,7 @@ from mlfsbench.io import (
     warn_unrecorded,
     write_text,
 )
-from mlfsbench.report.render import CURVE_COLOURS, write_html_table
+from mlfsbench.report.render import write_html_table
 
 PathLike = str | os.PathLike
 
@@ -146,11 +146,15 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
                  metrics: Sequence[str] | None = None):
     """One panel per metric: mean over folds against the number of features.
 
-    Each (split, selector, classifier) is a line with a band of +- one
-    standard deviation over the folds; the ``all``-features baseline one
-    dashed black line (per classifier,
+    Each (split, selector, classifier) is a line in its colour, marker and
+    line style (:func:`mlfsbench.report.render.method_styles` over every
+    method of ``summary``: as in the study's headline figure), listed in
+    natural order, with a band of +- one standard deviation over the folds
+    when there are two folds or more (none with one: the title then names
+    no band); the ``all``-features baseline one dashed black line (per
+    classifier, an arrow at the panel's edge when far off the curves,
     :func:`mlfsbench.report.render.draw_baselines`), the selector's own
-    subset (``selected``) a dotted line of its colour. ``labels`` maps
+    subset (``selected``) a thin horizontal line of its colour. ``labels`` maps
     selector and classifier identifiers to the names shown (default: the
     identifiers); a selector with parameters of its own on this dataset
     (``dataset_params``, identifier -> dataset -> parameters) shows them in
@@ -164,19 +168,20 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
     dataset. Returns the PNG's Figure.
     """
     from mlfsbench.evaluation.metrics import is_variant
-    from mlfsbench.report.render import save_figure
+    from mlfsbench.report.render import method_styles, save_figure
 
     data = summary[summary["dataset"] == dataset]
     if data.empty:
         raise ValueError(f"no results for dataset {dataset!r}")
     every = sorted(m for m in data["metric"].unique() if not is_variant(m))
     shown = [m for m in (metrics or ()) if m in every] or every
+    styles = method_styles(_curve_key(summary))
     fig = _dataset_figure(data, dataset, shown, labels, dataset_params,
-                          every_metric=shown == every)
+                          every_metric=shown == every, styles=styles)
     save_figure(fig, png, dpi=80)
     if shown != every:
         whole = _dataset_figure(data, dataset, every, labels, dataset_params,
-                                every_metric=True)
+                                every_metric=True, styles=styles)
     else:
         whole = fig
     with atomic_path(pdf) as tmp:
@@ -186,43 +191,72 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
     return fig
 
 
+def _curve_key(summary: pd.DataFrame) -> pd.Series:
+    """The method a row's curve draws, the key of its style: the selector
+    (with the classifier when there are several, as in the headline figure),
+    with the split in brackets when there are several."""
+    from mlfsbench.report.names import method_key
+
+    keys = method_key(summary)
+    if summary["split"].nunique() > 1:
+        keys = keys + " (" + summary["split"].astype(str) + ")"
+    return keys
+
+
 def _dataset_figure(data: pd.DataFrame, dataset: str, metrics: Sequence[str],
                     labels: dict[str, str] | None, dataset_params: dict | None,
-                    every_metric: bool):
+                    every_metric: bool, styles: dict | None = None):
     """The Figure of :func:`plot_dataset` for ``metrics`` (in that order)."""
     from matplotlib.figure import Figure
 
     from mlfsbench.report.names import metric_label
-    from mlfsbench.report.render import draw_baselines
+    from mlfsbench.report.render import (
+        band_words,
+        draw_baselines,
+        has_band,
+        marker_every,
+        method_styles,
+        natural_key,
+    )
 
+    data = data.reset_index(drop=True)  # one row per label (concatenated tables)
     names = dict(labels or {})
     ncols = min(4, len(metrics))
     nrows = int(np.ceil(len(metrics) / ncols))
     fig = Figure(figsize=(4 * max(ncols, 2), 3 * nrows + 1.0), layout="constrained")
     axes = list(fig.subplots(nrows, ncols, squeeze=False).flat)
-    groups = list(data.groupby(["split", "selector", "classifier"], sort=True))
+    keys = _curve_key(data)
+    styles = styles or method_styles(keys)
+    # in natural order of the names shown (the legend's order)
+    groups = sorted(data.groupby(["split", "selector", "classifier"], sort=True),
+                    key=lambda item: natural_key(
+                        f"{names.get(item[0][1], item[0][1])} / "
+                        f"{names.get(item[0][2], item[0][2])} ({item[0][0]})"))
     several = data["classifier"].nunique() > 1
+    bands = []
     for ax, metric in zip(axes, metrics, strict=False):
-        for i, ((split, sel, clf), g) in enumerate(groups):
+        for (split, sel, clf), g in groups:
+            style = styles[keys[g.index[0]]]
             g = g[g["metric"] == metric]
-            colour = CURVE_COLOURS[i % len(CURVE_COLOURS)]
             numeric = g[~g["n_features"].isin(["all", "selected"])]
             ks = numeric["n_features"].astype(int).to_numpy()
             order = np.argsort(ks, kind="mergesort")
             mean = numeric["mean"].to_numpy()[order]
-            std = numeric["std"].fillna(0).to_numpy()[order] \
-                if "std" in numeric else np.zeros_like(mean)
             own = ((dataset_params or {}).get(sel) or {}).get(dataset) or {}
             extra = ", ".join(f"{k}={v}" for k, v in sorted(own.items()))
             name = (f"{names.get(sel, sel)}{f' [{extra}]' if extra else ''} / "
                     f"{names.get(clf, clf)} ({split})")
-            ax.plot(ks[order], mean, marker=".", color=colour, label=name)
-            ax.fill_between(ks[order], mean - std, mean + std, color=colour,
-                            alpha=0.15, linewidth=0)
+            ax.plot(ks[order], mean, markersize=4, label=name,
+                    markevery=marker_every(len(ks), style), **style)
+            if has_band(numeric):
+                std = numeric["std"].fillna(0).to_numpy()[order]
+                ax.fill_between(ks[order], mean - std, mean + std,
+                                color=style["color"], alpha=0.15, linewidth=0)
+                bands.append(numeric)
             line = g[g["n_features"] == "selected"]
             if not line.empty:
-                ax.axhline(float(line["mean"].iloc[0]), color=colour,
-                           linestyle=":", linewidth=0.8)
+                ax.axhline(float(line["mean"].iloc[0]), color=style["color"],
+                           linestyle=(0, (1, 3)), linewidth=0.8)
         draw_baselines(ax, data[data["metric"] == metric], several, names)
         ax.set_title(metric_label(metric), fontsize="medium")
         ax.set_xlabel("number of features")
@@ -235,8 +269,10 @@ def _dataset_figure(data: pd.DataFrame, dataset: str, metrics: Sequence[str],
                ncol=min(len(shown), max(2, ncols)), frameon=False)
     which = ("" if every_metric else
              "the metrics the study compares (every metric in the PDF); ")
-    fig.suptitle(f"{dataset}: {which}mean over folds, band +- 1 s.d. (dashed: "
-                 "all features; dotted: the selector's own subset)", wrap=True)
+    band = band_words(pd.concat(bands)) if bands else ""
+    fig.suptitle(f"{dataset}: {which}mean over folds{', ' + band if band else ''} "
+                 "(dashed: all features; sparse dots: the selector's own subset)",
+                 wrap=True)
     return fig
 
 

@@ -21,12 +21,43 @@ from mlfsbench.evaluation.stats import cliques
 HIGHLIGHT_COLOUR = "#d62728"
 
 
+def too_few_datasets(n_methods: int, cd: float | None, n_datasets: int | None,
+                     alpha: float | None = None) -> str:
+    """The note of a CD diagram whose datasets are too few for the test to
+    declare any difference (``""`` otherwise): the CD exceeds ``k - 1``, the
+    widest possible gap between two average ranks. Names the fewest N that
+    could show one, scaling the CD by ``sqrt(N / N')`` (``CD = q_alpha
+    sqrt(k (k + 1) / (6 N))``; :func:`mlfsbench.evaluation.stats.min_datasets`
+    from the test).
+
+    >>> note = too_few_datasets(13, 12.901, 2, 0.05)
+    >>> note.split(" (")[0]
+    'N = 2 datasets: no difference can be significant at α = 0.05'
+    >>> note.split(" (")[1]
+    'CD 12.9 > 12, the widest rank gap; N ≥ 3 needed)'
+    >>> too_few_datasets(6, 2.384, 10, 0.05)
+    ''
+    """
+    if cd is None or n_datasets is None or cd <= n_methods - 1:
+        return ""
+    widest = n_methods - 1
+    needed = int(n_datasets)
+    while cd * math.sqrt(n_datasets / needed) >= widest:
+        needed += 1
+    level = f" at α = {alpha:g}" if alpha is not None else ""
+    return (f"N = {n_datasets} dataset{'s' if n_datasets != 1 else ''}: no "
+            f"difference can be significant{level} (CD {cd:.3g} > {widest}, the "
+            f"widest rank gap; N ≥ {needed} needed)")
+
+
 def critical_difference_diagram(avg_ranks, cd: float | None = None,
                                 names: Sequence[str] | None = None, *,
                                 control: str | int | None = None,
                                 reverse: bool = True, width: float = 6.0,
                                 textspace: float = 1.5, title: str | None = None,
-                                highlight: str | Sequence[str] | None = None):
+                                highlight: str | Sequence[str] | None = None,
+                                n_datasets: int | None = None,
+                                alpha: float | None = None):
     """Demšar's critical-difference diagram as a matplotlib Figure (Agg).
 
     An axis of average ranks (1 to ``k``) at the top, the CD drawn as a
@@ -61,6 +92,17 @@ def critical_difference_diagram(avg_ranks, cd: float | None = None,
         with a dot on the axis and the name in bold (e.g. a method challenging
         a study's). Without it the figure is exactly the one drawn before the
         option existed.
+    n_datasets : int, optional
+        The number of datasets N the ranks average over. When the CD exceeds
+        ``k - 1``, the widest gap two average ranks can have, no difference
+        can be significant with so few datasets: the figure then says so in
+        a note of two lines under the diagram (``N = 2 datasets: no difference can be
+        significant at α = 0.05 ...``, with the fewest N that could show
+        one, :func:`too_few_datasets`). The CD interval never runs off the
+        axis: a CD wider than it ends in an arrow at the axis' end, its value
+        written above.
+    alpha : float, optional
+        The test's level, named in that note.
 
     Returns
     -------
@@ -128,6 +170,9 @@ def critical_difference_diagram(avg_ranks, cd: float | None = None,
     y_bars = y_axis + 0.15
     y_first = y_bars + bar_step * n_bars + 0.15
     height = y_first + line_step * max(len(best), len(rest)) + 0.15
+    note = too_few_datasets(k, cd, n_datasets, alpha)
+    if note:  # two lines under the diagram
+        height += 0.5
     if title:  # 0.3 inch for its first line, 0.2 for each further one
         shift = 0.3 + 0.2 * title.count("\n")
         y_axis += shift
@@ -156,7 +201,7 @@ def critical_difference_diagram(avg_ranks, cd: float | None = None,
                     fontsize=9)
 
     # the CD interval above the axis, starting at the side of rank 1
-    if cd is not None:
+    if cd is not None and lo + cd <= hi:
         y_cd = y_axis - 0.5
         a, b = x_of(lo), x_of(lo + cd)
         ax.plot([a, b], [y_cd, y_cd], color="black", linewidth=1.5)
@@ -165,6 +210,21 @@ def critical_difference_diagram(avg_ranks, cd: float | None = None,
                     linewidth=1.5)
         ax.text((a + b) / 2, y_cd - 0.07, f"CD = {cd:.3g}", ha="center",
                 va="bottom", fontsize=9)
+    elif cd is not None:  # wider than the axis: cut at its end, an arrow on
+        y_cd = y_axis - 0.5
+        a, b = float(x_of(lo)), float(x_of(hi))
+        ax.plot([a, a], [y_cd - 0.05, y_cd + 0.05], color="black", linewidth=1.5)
+        ax.annotate("", xy=(b + (-0.15 if reverse else 0.15), y_cd),
+                    xytext=(a, y_cd),
+                    arrowprops={"arrowstyle": "-|>", "color": "black",
+                                "linewidth": 1.5, "shrinkA": 0, "shrinkB": 0})
+        ax.text((a + b) / 2, y_cd - 0.07,
+                f"CD = {cd:.3g} (wider than the axis, {hi - lo} ranks)",
+                ha="center", va="bottom", fontsize=9)
+    if note:
+        ax.text(width / 2, height - 0.08, note.replace(" (", "\n(", 1),
+                ha="center", va="bottom", fontsize=9, color="#8b0000",
+                style="italic", linespacing=1.3)
 
     # methods: elbow lines to their names
     # the better half in rank order, the other half worst first: no crossings

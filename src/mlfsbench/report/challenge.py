@@ -52,10 +52,15 @@ import pandas as pd
 from mlfsbench.evaluation.stats import control_z_tests, holm_adjust, round_table
 from mlfsbench.io import BASELINE, format_table, read_table, write_text
 from mlfsbench.report.cd_diagram import HIGHLIGHT_COLOUR, critical_difference_diagram
-from mlfsbench.report.compare import cd_title, compare
+from mlfsbench.report.compare import cd_alt, cd_title, compare
 from mlfsbench.report.names import display_name, metric_label
 from mlfsbench.report.paper_tables import paper_table, to_html
-from mlfsbench.report.render import TABLE_STYLE, message_figure, save_figure
+from mlfsbench.report.render import (
+    TABLE_STYLE,
+    message_figure,
+    natural_sorted,
+    save_figure,
+)
 
 PathLike = str | os.PathLike
 
@@ -272,8 +277,9 @@ def challenge_cd(summary: pd.DataFrame, metric: str, challengers: Sequence[str],
     m = challenge_metric(summary, metric, challengers, options)
     result = m["result"]
     if "skipped" in result or not m["challengers"]:
-        fig = message_figure(f"{metric}: {m.get('note', result.get('skipped'))}")
-        save_figure(fig, png)
+        text = f"{metric}: {m.get('note', result.get('skipped'))}"
+        fig = message_figure(text)
+        save_figure(fig, png, alt=text)
         return fig
     control = result["bonferroni_dunn"]["control"]
     cd = result["bonferroni_dunn" if control else "nemenyi"]["cd"]
@@ -284,8 +290,10 @@ def challenge_cd(summary: pd.DataFrame, metric: str, challengers: Sequence[str],
     fig = critical_difference_diagram(
         ranks, cd, control=shown, textspace=textspace, width=3.5 + 2 * textspace,
         title=cd_title(metric, result, shown, cd),
-        highlight=[display_name(c, labels) for c in m["challengers"]])
-    save_figure(fig, png)
+        highlight=[display_name(c, labels) for c in m["challengers"]],
+        n_datasets=result["n_datasets"], alpha=result["alpha"])
+    save_figure(fig, png, alt=cd_alt(metric, result, labels,
+                                     highlight=m["challengers"]))
     return fig
 
 
@@ -390,7 +398,7 @@ def _runtime_table(runtime: pd.DataFrame | None, mine: Sequence[str],
     e = html.escape
     wide = runtime.pivot_table(index="dataset", columns="selector", values="mean",
                                aggfunc="mean", sort=True)
-    cols = list(wide.columns)
+    cols = natural_sorted(wide.columns)
     head = "".join(f"<th class='{'challenger' if c in mine else ''}'>{e(name(c))}"
                    "</th>" for c in cols)
     rows = []
@@ -440,8 +448,9 @@ def challenge_page(experiment: str, metrics: Sequence[Mapping[str, Any]],
         parts.append(f"<h3 id='metric-{e(metric)}'>{e(metric_label(metric))}</h3>")
         path = (cd_files or {}).get(metric)
         if path:
-            parts.append(f"<figure id='cd-{e(metric)}'><img alt='critical-difference "
-                         f"diagram, {e(metric)}, challenger highlighted in red' "
+            alt = cd_alt(metric, m["result"], shown,
+                         highlight=m.get("challengers") or challengers)
+            parts.append(f"<figure id='cd-{e(metric)}'><img alt='{e(alt)}' "
                          f"src='{e(path)}'><figcaption>Critical differences, the "
                          "challenger in red</figcaption></figure>")
         left_out = m["result"].get("datasets_without_all_methods")

@@ -42,9 +42,14 @@ from mlfsbench.io import (
     write_json,
     write_text,
 )
-from mlfsbench.report.cd_diagram import critical_difference_diagram
+from mlfsbench.report.cd_diagram import critical_difference_diagram, too_few_datasets
 from mlfsbench.report.names import display_name, method_key, metric_label
-from mlfsbench.report.render import message_figure, save_figure, write_html_table
+from mlfsbench.report.render import (
+    message_figure,
+    natural_key,
+    save_figure,
+    write_html_table,
+)
 
 PathLike = str | os.PathLike
 
@@ -182,6 +187,55 @@ def cd_title(metric: str, result: dict[str, Any], control: str | None,
             f"N = {result['n_datasets']} datasets")
 
 
+def cd_alt(metric: str, result: dict[str, Any],
+           labels: dict[str, str] | None = None,
+           highlight: Sequence[str] = ()) -> str:
+    """The text alternative of a CD diagram, from the comparison it draws
+    (:func:`compare`'s result): the test, N and the CD (:func:`cd_title`),
+    the average ranks best first, and what differs significantly: from the
+    best method (Nemenyi) or the control (Bonferroni-Dunn); or that no
+    difference can be significant with so few datasets
+    (:func:`~mlfsbench.report.cd_diagram.too_few_datasets`). ``highlight``:
+    methods named as highlighted (a challenge page's challengers).
+
+    >>> r = {"n_datasets": 6, "n_features": 50, "alpha": 0.05,
+    ...      "average_ranks": {"b": 2.5, "a": 1.0, "c": 2.5},
+    ...      "nemenyi": {"cd": 1.2}, "bonferroni_dunn": {"control": None}}
+    >>> print(cd_alt("hamming_loss", r, {"a": "A"}).replace(". ", ".\\n")
+    ...       .replace("; ", ";\\n"))
+    Critical-difference diagram: Hamming loss (lower is better), K = 50;
+    Nemenyi, CD = 1.200, N = 6 datasets.
+    Average ranks, best first: A 1.00, b 2.50, c 2.50.
+    Significantly worse than A: b, c.
+    """
+    if "skipped" in result:
+        return f"{metric_label(metric)}: no diagram ({result['skipped']})"
+    control = result["bonferroni_dunn"]["control"]
+    cd = float(result["bonferroni_dunn" if control else "nemenyi"]["cd"])
+    ranks = {display_name(m, labels): float(r)
+             for m, r in result["average_ranks"].items()}
+    order = sorted(ranks, key=lambda m: (ranks[m], natural_key(m)))
+    shown = display_name(control, labels) if control else None
+    title = cd_title(metric, result, shown, cd).replace("\n", "; ")
+    text = (f"Critical-difference diagram: {title}. Average ranks, best first: "
+            + ", ".join(f"{m} {ranks[m]:.2f}" for m in order) + ".")
+    marked = [display_name(h, labels) for h in highlight]
+    if marked:
+        text += " Highlighted: " + ", ".join(marked) + "."
+    note = too_few_datasets(len(ranks), cd, int(result["n_datasets"]),
+                            result.get("alpha"))
+    if note:
+        return f"{text} {note}."
+    ref = shown or order[0]
+    differ = [m for m in order if m != ref and abs(ranks[m] - ranks[ref]) >= cd]
+    if shown:
+        return text + (f" Significantly different from {ref}: "
+                       + ", ".join(differ) + "." if differ else
+                       f" None differs significantly from {ref}.")
+    return text + (f" Significantly worse than {ref}: " + ", ".join(differ) + "."
+                   if differ else f" None is significantly worse than {ref}.")
+
+
 def write_comparison(summary_path: PathLike, metric: str, json_out: PathLike,
                      png_out: PathLike, *, n_features: int | str = "mean",
                      control: str | None = None, alpha: float = 0.05,
@@ -215,8 +269,9 @@ def write_comparison(summary_path: PathLike, metric: str, json_out: PathLike,
         fig = critical_difference_diagram(
             ranks, cd, control=use_control,
             textspace=textspace, width=3.5 + 2 * textspace,
-            title=cd_title(metric, result, use_control, cd))
-    save_figure(fig, png_out)
+            title=cd_title(metric, result, use_control, cd),
+            n_datasets=result["n_datasets"], alpha=result["alpha"])
+    save_figure(fig, png_out, alt=cd_alt(metric, result, labels))
     return result
 
 

@@ -75,8 +75,11 @@ def params_note(dataset_params: Mapping[str, Mapping[str, Mapping]] | None,
     >>> params_note({"g2": {"enron": {"granules": 9}}}, "enron", {"g2": "gmrmr-2"})
     'gmrmr-2: granules=9'
     """
+    from mlfsbench.report.render import natural_key
+
     lines = []
-    for method, per in sorted((dataset_params or {}).items()):
+    for method, per in sorted((dataset_params or {}).items(),
+                              key=lambda item: natural_key(item[0])):
         params = (per or {}).get(dataset)
         if params:
             shown = ", ".join(f"{k}={v}" for k, v in sorted(params.items()))

@@ -62,7 +62,7 @@ from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
 from mlfsbench.evaluation.printed import PrintedStudy, PrintedTable, load_printed
 from mlfsbench.io import BASELINE, format_table, without_methods, write_text
 from mlfsbench.report.names import display_name, method_key, metric_label
-from mlfsbench.report.render import html_page
+from mlfsbench.report.render import html_page, natural_key
 
 PathLike = str | os.PathLike
 
@@ -365,10 +365,10 @@ def paper_table(summary: pd.DataFrame, metric: str, n_features="mean", *,
     ``stats``: the ``stats`` rule's JSON of this metric (its control,
     Bonferroni-Dunn result and average ranks; none without it); ``order``:
     method identifiers in the order of the columns (the config's; the others
-    follow sorted, the all-features baseline last); ``printed``: the study's
-    printed tables: a matching one (:func:`match_printed`) sets the names,
-    order and decimals and is shown beside ours; ``aliases``: the names its
-    methods may go by -> our ids (:func:`with_our_ids`).
+    follow in natural order, the all-features baseline last); ``printed``:
+    the study's printed tables: a matching one (:func:`match_printed`) sets
+    the names, order and decimals and is shown beside ours; ``aliases``: the
+    names its methods may go by -> our ids (:func:`with_our_ids`).
     """
     if printed is not None:
         printed = with_our_ids(printed, aliases or {})
@@ -382,7 +382,7 @@ def paper_table(summary: pd.DataFrame, metric: str, n_features="mean", *,
     paper = [m for m in (match.methods if match is not None else []) if m in known]
     first = [m for m in (order or []) if m in known and m not in paper]
     rest = sorted((m for m in known if m not in first and m not in paper),
-                  key=lambda m: (m.split("|")[0] == BASELINE, m))
+                  key=lambda m: (m.split("|")[0] == BASELINE, natural_key(m)))
     columns = paper + first + rest
     rows = list(mean.index)
     if match is not None:

@@ -102,30 +102,44 @@ def stability_plot(table: pd.DataFrame, png: PathLike,
                    labels: dict[str, str] | None = None):
     """Stability against K, one panel per dataset (four to a row), one line
     per selector (named by ``labels``, identifier -> readable name) in the
-    same colour in every panel, and one legend for the figure (returned)."""
+    same colour, marker and line style in every panel (those of the
+    study's other curve figures, :func:`~mlfsbench.report.render.method_styles`,
+    when it has one split and one classifier), and one legend for the figure
+    in natural order (returned)."""
     from matplotlib.figure import Figure
+
+    from mlfsbench.report.render import marker_every, method_styles, natural_key
 
     datasets = sorted(table["dataset"].unique()) or ["(no data)"]
     ncols = min(len(datasets), 4)
     nrows = int(np.ceil(len(datasets) / ncols))
     fig = Figure(figsize=(4 * ncols, 3 * nrows + 0.8), layout="constrained")
     axes = list(fig.subplots(nrows, ncols, squeeze=False).flat)
-    keys = sorted({(str(sp), str(se)) for sp, se in
-                   zip(table["split"], table["selector"], strict=True)})
-    colour = {key: f"C{i % 10}" for i, key in enumerate(keys)}
+    table = table.reset_index(drop=True)
+    several = table["split"].nunique() > 1
+    key = table["selector"].astype(str) + (
+        " (" + table["split"].astype(str) + ")" if several else "")
+    style = method_styles(key)
     legend: dict[str, Any] = {}
     for ax, dataset in zip(axes, datasets, strict=False):
-        for (split, sel), g in table[table["dataset"] == dataset].groupby(
-                ["split", "selector"], sort=True):
-            name = f"{display_name(sel, labels)} ({split})"
-            (line,) = ax.plot(g["n_features"], g["stability"], marker=".",
-                              color=colour[(str(split), str(sel))], label=name)
+        mine = table["dataset"] == dataset
+        curves = {}
+        for method in key[mine].unique():
+            g = table[mine & (key == method)]
+            sel, split = g["selector"].iloc[0], g["split"].iloc[0]
+            curves[f"{display_name(sel, labels)} ({split})"] = (method, g)
+        for name in sorted(curves, key=natural_key):  # natural order of names
+            method, g = curves[name]
+            (line,) = ax.plot(g["n_features"], g["stability"], markersize=4,
+                              markevery=marker_every(len(g), style[method]), label=name,
+                              **style[method])
             legend.setdefault(name, line)
         ax.set_title(dataset)
         ax.set_xlabel("number of features")
         ax.set_ylabel("stability (Nogueira et al. 2018)")
     for ax in axes[len(datasets):]:
         ax.set_visible(False)
+    legend = dict(sorted(legend.items(), key=lambda item: natural_key(item[0])))
     if legend:
         fig.legend(list(legend.values()), list(legend), loc="outside lower center",
                    ncol=min(len(legend), 5), frameon=False, fontsize="small")
