@@ -247,3 +247,6 @@ def test_run_verdicts_keep_to_the_run_s_studies(results):
     assert [line.split()[0] for line in lines[3:]] == ["spolaor", "all"]
     assert run_verdicts(results, ["lee"]) == []
     assert run_verdicts(results / "nowhere") == []
+    # a run whose config has no claims file ends without a word on verdicts
+    (results.parent / "plain" / "quick" / "tables").mkdir(parents=True)
+    assert run_verdicts(results.parent / "plain", ["quick"]) == []

@@ -14,6 +14,7 @@ command quietly with status 0.
 from __future__ import annotations
 
 import argparse
+import glob
 import os
 import re
 import sys
@@ -266,7 +267,8 @@ def run_verdicts(results: str | os.PathLike,
     from mlfsbench.report.tally import TALLY_COLUMNS, tally_rows
 
     root = os.fspath(results)
-    found = claims_folders(root) if os.path.isdir(root) else []
+    tables = glob.glob(os.path.join(glob.escape(root), "*", "tables", "claims.tsv"))
+    found = claims_folders(root) if tables else []  # a config without claims
     folders = [(s, f) for s, f in found if studies is None or s in studies]
     if not folders:
         return []
