@@ -80,6 +80,9 @@ div.prose:has(.mlfs-summary){max-width:1200px}
 .mlfs-summary details summary{cursor:pointer;color:#245;font-size:85%}
 .mlfs-summary a.permalink{color:inherit;text-decoration:none}
 .mlfs-summary .scroll{max-width:100%;overflow-x:auto}
+.mlfs-summary div.tables{display:flex;flex-wrap:wrap;gap:4px 24px;
+ align-items:flex-start}
+.mlfs-summary div.tables table.paper caption{min-width:24em}
 .mlfs-summary img{max-width:100%;height:auto;margin:2px}
 .mlfs-summary figure{margin:4px 0}
 .mlfs-summary figcaption{font-size:85%;color:#444}
@@ -221,10 +224,11 @@ def experiment_section(name: str, info: Mapping[str, Any]) -> str:
         parts.append("<p>No claims file for this experiment.</p>")
     tables = info.get("paper_tables") or {}
     if tables:
-        parts.append("<h3>The paper's tables, regenerated</h3>")
+        parts.append("<h3>The paper's tables, regenerated</h3><div class='tables'>")
         for metric in sorted(tables):
             with open(tables[metric], encoding="utf-8") as fh:
                 parts.append(html_fragment(fh.read()))
+        parts.append("</div>")
     if info.get("runtime"):
         parts.append(_runtime(name, info["runtime"]))
     figs = []
@@ -390,7 +394,7 @@ def summary_body(experiments: Mapping[str, Mapping[str, Any]],
                              for n in experiments) + "</nav>")
     top = f"<h1>{html.escape(TITLE)}</h1>" if standalone else ""
     filters = ""
-    if standalone:
+    if standalone and any(i.get("claims") for i in experiments.values()):
         options = "".join(f"<option value='{v}'>{v}</option>" for v in
                           ("reproduced", "not reproduced", "depends",
                            "not checkable"))
