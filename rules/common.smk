@@ -160,6 +160,7 @@ def summary_inputs():
             rules.plot.output.png.format(experiment=e, dataset=d) for d in x["datasets"]
         ]
         out.append(rules.runtime.output.table.format(experiment=e))
+        out.append(rules.aggregate.output.summary.format(experiment=e))  # linked
         if x.get("claims") and PLAN.robust(e):
             out.append(rules.readings.output.readings.format(experiment=e))
     return out

@@ -143,7 +143,7 @@ def build(root):
                 "datasets"]).to_csv(res / "tables" / "readings.tsv", sep="\t",
                                     index=False)
     files += [res / "tables" / "robust_claims.tsv", res / "tables" / "readings.tsv",
-              res / "tables" / "runtime.tsv"]
+              res / "tables" / "runtime.tsv", summary]
     claims = root / "lee2016.claims.yaml"
     claims.write_text(yaml.safe_dump({
         "study": "lee2016", "paper": "J. Lee and D.-W. Kim, Entropy 18, 2016.",
@@ -320,6 +320,10 @@ def test_page_is_standalone_and_the_report_gets_the_fragment(tmp_path):
     part = Structure()
     part.feed(fragment)
     assert part.errors == [] and part.stack == [] and part.doctype is None
+    # the study's tables as files, relative to results/ (where the page is)
+    assert ("<a href='lee2016/tables/robust_claims.tsv'>verdicts</a>" in page
+            and "<a href='lee2016/tables/readings.tsv'>per reading</a>" in page)
+    assert "<a href='lee2016/tables/summary.tsv'>mean and s.d." in page
     # every link of the page lands on an element of the page
     ids = set(re.findall(r"\bid='([^']+)'", page))
     hrefs = set(re.findall(r"href='#([^']+)'", page))

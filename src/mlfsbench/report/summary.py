@@ -200,6 +200,20 @@ def claims_table(name: str, info: Mapping[str, Any], table: pd.DataFrame) -> str
             + f"</tr></thead><tbody>{rows}</tbody></table></div>")
 
 
+def _data_links(name: str, info: Mapping[str, Any]) -> str:
+    """Links to a study's tables as files (relative to ``results/``, where
+    the page is): its verdicts, their readings, its metrics' summary."""
+    files = [("verdicts", info.get("claims")), ("per reading", info.get("readings")),
+             ("mean and s.d. per dataset, method and K", info.get("summary_table"))]
+    out = []
+    for text, path in files:
+        if path:
+            rel = os.path.relpath(path, "results")
+            out.append(f"<a href='{html.escape(rel)}'>{html.escape(text)}</a> "
+                       f"(<code>{html.escape(os.path.basename(path))}</code>)")
+    return ", ".join(out)
+
+
 def experiment_section(name: str, info: Mapping[str, Any]) -> str:
     """One study's block of the summary page (folded: its heading opens
     and closes it)."""
@@ -217,6 +231,9 @@ def experiment_section(name: str, info: Mapping[str, Any]) -> str:
         missing = "; ".join(f"{d} ({r})" for d, r in sorted(unavailable.items()))
         parts.append(f" <b>Could not run:</b> {html.escape(missing)}.")
     parts.append("</p>")
+    data = _data_links(name, info)
+    if data:
+        parts.append(f"<p class='data'><b>As data:</b> {data}.</p>")
     table = _verdicts(info)
     if table is not None:
         parts.append(claims_table(name, info, table))
@@ -640,6 +657,9 @@ def summary_info(experiments: Mapping[str, Mapping[str, Any]],
                              and f.endswith(".html")},
             "table_k": stats.get("n_features"),
             "readings": next((f for f in mine if f.endswith("readings.tsv")), None),
+            "summary_table": next((f for f in mine
+                                   if os.path.normpath(f) == os.path.join(
+                                       prefix + "tables", "summary.tsv")), None),
             "table_ids": _ids(f for f in mine
                               if os.sep + "paper" + os.sep in os.path.normpath(f)
                               and f.endswith(".html")),
