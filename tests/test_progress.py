@@ -168,3 +168,48 @@ def test_a_method_s_cache_id_is_shown_as_the_config_s_id():
         assert [line.split(": ", 1)[1] for line in out.getvalue().splitlines()] == [
             f"start select (emotions, 0, {shown})",
             f"done select (emotions, 0, {shown})"]
+
+
+class Manual:
+    """A clock that moves only when told."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_a_long_quiet_job_gets_a_still_running_line():
+    from mlfsbench.workflow.progress import QUIET
+
+    clock, out = Manual(), io.StringIO()
+    progress = Progress(out, tty=False, users=USERS, clock=clock)
+    progress.expect(DRY_RUN.splitlines(keepends=True))
+    lines = RUN.splitlines(keepends=True)
+    for line in lines[:11]:  # prepare started (t = 0), done at t = 5
+        clock.now = 5.0 if "Finished" in line else clock.now
+        progress.feed(line)
+    for line in lines[11:18]:  # e1's aggregate starts at t = 10
+        clock.now = 10.0
+        progress.feed(line)
+    before = out.getvalue()
+    clock.now = 10.0 + QUIET - 1  # not quiet long enough
+    progress.tick()
+    assert out.getvalue() == before
+    clock.now = 10.0 + QUIET + 50  # 170 s since the last line
+    progress.tick()
+    last = out.getvalue().splitlines()[-1]
+    # the job running longest, for how long, and the whole run: 2 of its 4
+    # study jobs done in 180 s, so about 180 s left at that pace
+    assert last == ("[3m00s] still running: aggregate for 2m50s; all studies "
+                    "2/4 jobs, ~3m00s left")
+    progress.tick()  # a line was just written: no second one
+    assert out.getvalue().splitlines()[-1] == last
+    # nothing runs: nothing to say
+    for line in lines[18:]:
+        progress.feed(line)
+    clock.now += 10 * QUIET
+    n = len(out.getvalue().splitlines())
+    progress.tick()
+    assert len(out.getvalue().splitlines()) == n

@@ -8,7 +8,9 @@ line by line and shows
   total, the job running, the elapsed time and an estimate of the time left
   (elapsed / done x left);
 - otherwise (a pipe, a file), one line per event: a job started, finished or
-  failed.
+  failed, and, when a job runs long without an event (:meth:`Progress.tick`,
+  called every :data:`TICK` seconds), a line saying what is still running
+  and how much of the whole run is done with its time left.
 
 A job belongs to the study (experiment) its wildcards name; a shared job
 (download ... classify) to every study whose plan uses it
@@ -21,6 +23,7 @@ dry run's job list (:meth:`Progress.expect`). No line printed is longer than
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -91,12 +94,19 @@ def _duration(seconds: float) -> str:
     return f"{s}s"
 
 
+#: Seconds between two :meth:`Progress.tick` calls of the runner, and the
+#: quiet time after which a pipe gets a "still running" line.
+TICK = 30.0
+QUIET = 120.0
+
+
 @dataclass
 class _Job:
     rule: str
     wildcards: dict[str, str] = field(default_factory=dict)
     log: str = ""
     jobid: str | None = None
+    started: float | None = None
 
     def label(self, names: Mapping[str, str] | None = None) -> str:
         """``rule (wildcard values)``, a method's cache id shown as the
@@ -186,6 +196,9 @@ class Progress:
         self.finished_logs: list[str] = []
         self._blocks = _Blocks()
         self._drawn = 0
+        self._last = clock()  # when a line was last written
+        # feed (the reader thread) and tick (the runner's timer) share state
+        self._lock = threading.RLock()
         #: shown in the header (" (datasets)" during the data stage)
         self.stage = ""
 
@@ -215,6 +228,36 @@ class Progress:
     # ------------------------------------------------------------- events
     def feed(self, line: str) -> None:
         """One line of Snakemake's output."""
+        with self._lock:
+            self._feed(line)
+
+    def tick(self) -> None:
+        """Time passed without an event: a terminal's block is redrawn (its
+        elapsed time and estimates move); a pipe gets one line when nothing
+        was written for :data:`QUIET` seconds while jobs run: the job running
+        longest, for how long, and the whole run's jobs done with the time
+        left."""
+        with self._lock:
+            jobs = [j for j in self.running.values() if j.rule != "all"]
+            if self.tty:
+                if jobs:
+                    self.draw()
+                return
+            now = self.clock()
+            if not jobs or now - self._last < QUIET:
+                return
+            first = min(jobs, key=lambda j: j.started if j.started is not None
+                        else now)
+            since = now - (first.started if first.started is not None else now)
+            more = f" (+{len(jobs) - 1} more)" if len(jobs) > 1 else ""
+            total, done = sum(self.total.values()), sum(self.done.values())
+            whole = (f"; all studies {done}/{total} jobs{self._eta(done, total)}"
+                     if total else "")
+            self._write(f"[{_duration(now - self.start)}] still running: "
+                        f"{first.label(self.names)} for {_duration(since)}{more}"
+                        f"{whole}")
+
+    def _feed(self, line: str) -> None:
         line = line.rstrip("\n")
         self._handle(self._blocks.feed(line))
         if m := _FINISHED.match(line):
@@ -235,6 +278,7 @@ class Progress:
             return
         kind, job, jobid = event
         if kind == "job":
+            job.started = self.clock()
             self.running[jobid] = job
             if job.rule != "all":
                 self._event("start", job)
@@ -292,12 +336,15 @@ class Progress:
         self.out.write("\n".join(lines) + "\n")
         self.out.flush()
         self._drawn = len(lines)
+        self._last = self.clock()
 
     def _write(self, line: str) -> None:
         self.out.write(clip(line, self.width) + "\n")
         self.out.flush()
+        self._last = self.clock()
 
     def say(self, line: str) -> None:
         """A line outside the progress block (kept below a redrawn one)."""
-        self._drawn = 0
-        self._write(line)
+        with self._lock:
+            self._drawn = 0
+            self._write(line)

@@ -414,12 +414,25 @@ class _Follow:
         # output pipe open, and the runner must end them, not wait for them.
         reader = threading.Thread(target=read, daemon=True)
         reader.start()
+        # A long job prints nothing: the progress hears the time pass.
+        from mlfsbench.workflow.progress import TICK
+
+        stop = threading.Event()
+
+        def tick():
+            while not stop.wait(TICK):
+                self.progress.tick()
+
+        ticker = threading.Thread(target=tick, daemon=True)
+        if feed is None:
+            ticker.start()
         try:
             code = child.wait()
             reader.join(timeout=None if code >= 0 else 5)
             if feed is None:
                 self.progress.close()
         finally:
+            stop.set()
             for s, handler in previous.items():
                 signal.signal(s, handler)
             self.log_fh.flush()
