@@ -47,6 +47,8 @@ class PaperTable:
     average_ranks: dict[str, float] = field(default_factory=dict)
     alpha: float | None = None
     labels: Mapping[str, str] = field(default_factory=dict)
+    #: the W/T/L row (off where a page states its own, e.g. a challenge's)
+    wtl: bool = True
 
     @property
     def greater(self) -> bool:
@@ -96,8 +98,9 @@ class PaperTable:
                  "the folds, the best of each row in bold"]
         if self.control is not None:
             parts.append(f"control {self.name(self.control)}; * differs from it "
-                         f"(Bonferroni-Dunn, alpha = {self.alpha}); W/T/L: the "
-                         "control's wins/ties/losses against the column's method")
+                         f"(Bonferroni-Dunn, alpha = {self.alpha})"
+                         + ("; W/T/L: the control's wins/ties/losses against the "
+                            "column's method" if self.wtl else ""))
         return "; ".join(parts) + "."
 
 
@@ -179,7 +182,7 @@ def _grid(table: PaperTable, bold, pm: str, mark: str = "*"):
             (f"{table.average_ranks[m]:.2f}" + (mark if m in table.significant
                                                 else ""))
             if m in table.average_ranks else "" for m in table.methods])
-    wtl = table.wins_ties_losses()
+    wtl = table.wins_ties_losses() if table.wtl else {}
     if wtl:
         rows.append(["W/T/L"] + ["/".join(map(str, wtl[m])) if m in wtl else ""
                                  for m in table.methods])
