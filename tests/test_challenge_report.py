@@ -601,3 +601,77 @@ def test_challenger_named_with_its_parameters_hashes_only_as_cache_id():
                                "mine": {"name": "lrfs", "label": "Mine"}})
     assert two == {"lrfs-1234abcd": "lrfs (a=1)", "lrfs-5678abcd": "lrfs (a=2)",
                    "mine": "Mine"}
+
+
+def _challenge_tsv(root: Path, experiment: str, challenger: str, values) -> Path:
+    out = root / "results" / experiment / "challenge"
+    out.mkdir(parents=True)
+    summary = root / f"{experiment}.tsv"
+    frame({d: {(challenger if m == "x" else m): v for m, v in ms.items()}
+           for d, ms in values.items()}).to_csv(summary, sep="\t", index=False)
+    write_challenge(summary, None, experiment, [challenger],
+                    {"n_features": 5, "alpha": 0.05}, ["hamming_loss"],
+                    out / "index.html", out / "challenge.tsv",
+                    labels={challenger: f"{challenger.upper()} method"})
+    return out / "challenge.tsv"
+
+
+def test_every_challenge_kept_most_recent_first(tmp_path):
+    from mlfsbench.workflow.plan import challenge_history, earlier_challenges
+
+    res = tmp_path / "results"
+    html_out, tsv_out = res / "challenges.html", res / "challenges.tsv"
+    first = _challenge_tsv(tmp_path, "st+first", "first", HAND)
+    write_challenges({"st+first": ["first"]}, {"st+first": first}, html_out, tsv_out)
+    # the second challenge's run: the first's rows are on disk, not in its config
+    second = _challenge_tsv(tmp_path, "st+second", "second", HAND)
+    earlier = earlier_challenges(str(res), {"st+second": {}})
+    assert earlier == {"st+first": f"{res}/st+first/challenge/challenge.tsv"}
+    history = challenge_history(str(tsv_out), ["second"])
+    assert history == ["first"]
+    write_challenges({"st+second": ["second"]}, {"st+second": second, **earlier},
+                     html_out, tsv_out, history=history)
+    page = html_out.read_text()
+    sections = page.split("<section class='challenge' ")[1:]
+    assert [s.split("'")[1] for s in sections] == ["challenge-second",
+                                                    "challenge-first"]
+    assert "(this run)" in sections[0] and "(this run)" not in sections[1]
+    assert "FIRST method" in sections[1] and "SECOND method" in sections[0]
+    cells = pd.read_csv(tsv_out, sep="\t")
+    assert cells["challenge"].tolist() == ["second", "first"]
+    # the first again: it goes first, the second kept; the order comes from
+    # the previous page's rows, not from file times
+    history = challenge_history(str(tsv_out), ["first"])
+    assert history == ["second"]
+    write_challenges({"st+first": ["first"]},
+                     {"st+first": first, "st+second": second}, html_out, tsv_out,
+                     history=history)
+    again = pd.read_csv(tsv_out, sep="\t")["challenge"].tolist()
+    assert again == ["first", "second"]
+    # same inputs, same bytes
+    before = html_out.read_bytes()
+    write_challenges({"st+first": ["first"]},
+                     {"st+first": first, "st+second": second}, html_out, tsv_out,
+                     history=history)
+    assert html_out.read_bytes() == before
+
+
+def test_plan_names_the_challengers_and_the_papers_datasets():
+    from mlfsbench.workflow.config import resolve_extends
+    from mlfsbench.workflow.plan import Plan
+
+    paper = [f"d{i}" for i in range(1, 9)]
+    study = {"datasets": paper, "selectors": [{"name": "mim-br"}],
+             "classifiers": [{"name": "mlknn"}]}
+    config = {"experiments": {"st": study, "st+mine": {
+        "extends": "st", "datasets": ["d2", "d5"],
+        "selectors": [{"name": "ig-br", "label": "Mine",
+                       "discretize": {"strategy": "none"}}]}}}
+    resolve_extends(config)
+    plan = Plan(config, {}, {})
+    assert plan.paper_datasets_of("st+mine") == paper
+    assert plan.paper_datasets_of("st") == paper
+    (ident, entry), = plan.challenger_entries_of("st+mine").items()
+    assert entry["name"] == "ig-br" and entry["label"] == "Mine"
+    assert entry["params"] == {} and entry["cache_ids"][0].startswith("ig-br")
+    assert plan.challenge_ids() == ["mine"]
