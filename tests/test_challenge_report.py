@@ -603,6 +603,33 @@ def test_challenger_named_with_its_parameters_hashes_only_as_cache_id():
                    "mine": "Mine"}
 
 
+def test_challenger_curves_are_drawn_on_top_and_named(tmp_path):
+    from matplotlib.colors import to_hex
+
+    from mlfsbench.report.aggregate import plot_dataset
+
+    values = {"d1": {"x": 0.1, "a": 0.2, "b": 0.3, "c": 0.25}}
+    summary = pd.concat([frame(values, k=str(k)) for k in (1, 2, 3)])
+    fig = plot_dataset(summary, "d1", tmp_path / "d1.png", tmp_path / "d1.pdf",
+                       labels={"x": "Mine"}, challengers=["x"])
+    lines = {ln.get_label(): ln for ln in fig.axes[0].lines
+             if not ln.get_label().startswith("_")}
+    mine = lines["Mine / mlknn (cv) (challenger)"]
+    others = [ln for name, ln in lines.items() if "(challenger)" not in name]
+    assert len(others) == 3
+    assert mine.get_linewidth() == 2.6 and mine.get_marker() == "D"
+    assert mine.get_zorder() > max(ln.get_zorder() for ln in others)
+    assert all(mine.get_linewidth() > ln.get_linewidth() for ln in others)
+    assert to_hex(mine.get_color()) == HIGHLIGHT_COLOUR
+    assert HIGHLIGHT_COLOUR not in {to_hex(ln.get_color()) for ln in others}
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "Mine / mlknn (cv) (challenger)" in legend
+    # without challengers: the lines as before (no "(challenger)", C3 kept)
+    plain = plot_dataset(summary, "d1", tmp_path / "p.png", tmp_path / "p.pdf")
+    assert all(ln.get_linewidth() != 2.6 for ln in plain.axes[0].lines)
+    assert to_hex("C3") in {to_hex(ln.get_color()) for ln in plain.axes[0].lines}
+
+
 def _challenge_tsv(root: Path, experiment: str, challenger: str, values) -> Path:
     out = root / "results" / experiment / "challenge"
     out.mkdir(parents=True)

@@ -143,7 +143,8 @@ def datasets_table(stats_paths: Sequence[PathLike], out: PathLike,
 def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
                  pdf: PathLike, labels: dict[str, str] | None = None,
                  dataset_params: dict | None = None,
-                 metrics: Sequence[str] | None = None):
+                 metrics: Sequence[str] | None = None,
+                 challengers: Sequence[str] = ()):
     """One panel per metric: mean over folds against the number of features.
 
     Each (split, selector, classifier) is a line with a band of +- one
@@ -159,7 +160,12 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
     ``metrics``: the metrics the study compares (its ``stats.metrics``), in
     that order: the PNG, the report's figure, shows those alone, the PDF
     every metric but the scoring variants (a study that compares all of them
-    gets the same panels in both). Ten panels of fifty K values for eight
+    gets the same panels in both). ``challengers``: the ids of a challenge's
+    methods (selectors or classifiers): their lines are drawn in the CD
+    diagrams' red (:data:`~mlfsbench.report.cd_diagram.HIGHLIGHT_COLOUR`,
+    which the other lines then skip), thicker, with diamonds, on top, and
+    named "(challenger)" in the legend; without any the figure is as
+    before. Ten panels of fifty K values for eight
     methods made a 100-170 kB PNG; the report holds one per experiment and
     dataset. Returns the PNG's Figure.
     """
@@ -172,11 +178,11 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
     every = sorted(m for m in data["metric"].unique() if not is_variant(m))
     shown = [m for m in (metrics or ()) if m in every] or every
     fig = _dataset_figure(data, dataset, shown, labels, dataset_params,
-                          every_metric=shown == every)
+                          every_metric=shown == every, challengers=challengers)
     save_figure(fig, png, dpi=80)
     if shown != every:
         whole = _dataset_figure(data, dataset, every, labels, dataset_params,
-                                every_metric=True)
+                                every_metric=True, challengers=challengers)
     else:
         whole = fig
     with atomic_path(pdf) as tmp:
@@ -188,7 +194,7 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
 
 def _dataset_figure(data: pd.DataFrame, dataset: str, metrics: Sequence[str],
                     labels: dict[str, str] | None, dataset_params: dict | None,
-                    every_metric: bool):
+                    every_metric: bool, challengers: Sequence[str] = ()):
     """The Figure of :func:`plot_dataset` for ``metrics`` (in that order)."""
     from matplotlib.figure import Figure
 
@@ -200,12 +206,24 @@ def _dataset_figure(data: pd.DataFrame, dataset: str, metrics: Sequence[str],
     nrows = int(np.ceil(len(metrics) / ncols))
     fig = Figure(figsize=(4 * max(ncols, 2), 3 * nrows + 1.0), layout="constrained")
     axes = list(fig.subplots(nrows, ncols, squeeze=False).flat)
+    from matplotlib.colors import to_hex
+
+    from mlfsbench.report.cd_diagram import HIGHLIGHT_COLOUR
+
     groups = list(data.groupby(["split", "selector", "classifier"], sort=True))
     several = data["classifier"].nunique() > 1
+    mine = set(challengers)
+    is_mine = [bool(mine & {sel, clf}) for (_, sel, clf), _ in groups]
+    palette = [c for c in CURVE_COLOURS if not any(is_mine)
+               or to_hex(c) != HIGHLIGHT_COLOUR]
+    colours, j = [], 0
+    for flag in is_mine:
+        colours.append(HIGHLIGHT_COLOUR if flag else palette[j % len(palette)])
+        j += 0 if flag else 1
     for ax, metric in zip(axes, metrics, strict=False):
         for i, ((split, sel, clf), g) in enumerate(groups):
             g = g[g["metric"] == metric]
-            colour = CURVE_COLOURS[i % len(CURVE_COLOURS)]
+            colour = colours[i]
             numeric = g[~g["n_features"].isin(["all", "selected"])]
             ks = numeric["n_features"].astype(int).to_numpy()
             order = np.argsort(ks, kind="mergesort")
@@ -216,7 +234,11 @@ def _dataset_figure(data: pd.DataFrame, dataset: str, metrics: Sequence[str],
             extra = ", ".join(f"{k}={v}" for k, v in sorted(own.items()))
             name = (f"{names.get(sel, sel)}{f' [{extra}]' if extra else ''} / "
                     f"{names.get(clf, clf)} ({split})")
-            ax.plot(ks[order], mean, marker=".", color=colour, label=name)
+            if is_mine[i]:
+                ax.plot(ks[order], mean, marker="D", markersize=4, color=colour,
+                        linewidth=2.6, zorder=5, label=f"{name} (challenger)")
+            else:
+                ax.plot(ks[order], mean, marker=".", color=colour, label=name)
             ax.fill_between(ks[order], mean - std, mean + std, color=colour,
                             alpha=0.15, linewidth=0)
             line = g[g["n_features"] == "selected"]
