@@ -16,8 +16,12 @@ rule uses them, :func:`mlfsbench.report.compare.compare`):
   p-value, Holm's step-down correction over the challenger's comparisons with
   the paper methods (Demšar 2006, Sec. 3.2.2;
   :func:`mlfsbench.evaluation.stats.control_z_tests`,
-  :func:`~mlfsbench.evaluation.stats.holm_adjust`);
-- wins, ties and losses per dataset against each paper method. **Tie rule:**
+  :func:`~mlfsbench.evaluation.stats.holm_adjust`): the challenger is the
+  control, of the CD diagram too (Bonferroni-Dunn against the first
+  challenger), whatever the study's own control; when N is too small for
+  any difference to be significant, :func:`too_few_datasets` says so;
+- the challenger's wins, ties and losses per dataset against each paper
+  method (the one W/T/L convention of the pages). **Tie rule:**
   the means over the folds are equal once rounded half away from zero to the
   printed precision (the study's ``stats.round``, else 3 decimals: the
   regenerated paper tables print 3), as a reader of the printed table would
@@ -31,12 +35,14 @@ The *paper's best* on a metric is the paper method (the all-features
 baseline excepted) with the best average rank, the first in column order on
 a tie. A challenger is *better than the paper's best* when its average rank
 is lower, and *significantly* so when, in addition, its Holm-adjusted p
-against that method is below the study's ``alpha``.
+against that method is below the study's ``alpha``; the pages say "better
+on average, not significant" otherwise (:func:`verdict_words`).
 
 :func:`challenge` computes one experiment's numbers, :func:`write_challenge`
 its page (``challenge/index.html``) and rows (``challenge.tsv``),
 :func:`challenge_cd` the CD diagram of one metric with the challengers
-highlighted, :func:`write_challenges` the page across studies.
+highlighted, :func:`write_challenges` the page across studies (a section
+per challenge, :func:`challenge_id`, most recent first).
 """
 
 from __future__ import annotations
