@@ -78,6 +78,7 @@ rule plot:
         labels=labels,
         dataset_params=dataset_params,
         metrics=compared_metrics,
+        challengers=challenger_ids,
         code=code("plot.py"),
     script:
         "../scripts/plot.py"

@@ -1,6 +1,7 @@
 # A method of one's own against each study's (entries flagged
 # `challenger: true`): per experiment with challengers its CD diagrams with
-# the challengers highlighted, its page and rows; one page across studies.
+# the challengers highlighted, its page and rows; one page across studies,
+# every challenge whose rows are on disk kept there (this run's first).
 # Scheduled only when an experiment has a challenger (challenge_targets).
 rule challenge_cd:
     input:
@@ -21,6 +22,7 @@ rule challenge_cd:
         options=stats_options,
         challengers=challenger_ids,
         labels=labels,
+        entries=challenger_entries,
         code=code("challenge.py"),
     script:
         "../scripts/challenge.py"
@@ -50,6 +52,8 @@ rule challenge:
         metrics=compared_metrics,
         labels=labels,
         order=method_order,
+        entries=challenger_entries,
+        paper_datasets=paper_datasets,
         code=code("challenge.py"),
     script:
         "../scripts/challenge.py"
@@ -58,6 +62,7 @@ rule challenge:
 rule challenges:
     input:
         tables=[rules.challenge.output.tsv.format(experiment=e) for e in CHALLENGED],
+        earlier=list(EARLIER_CHALLENGES.values()),
     output:
         html="results/challenges.html",
         tsv="results/challenges.tsv",
@@ -75,7 +80,10 @@ rule challenges:
         experiments=PLAN.challenger_map(),
         challenged=list(CHALLENGED),
         reasons=PLAN.unavailable_reasons(),
+        earlier=list(EARLIER_CHALLENGES),
+        history=CHALLENGE_HISTORY,
         labels=PLAN.challenge_labels(),
+        entries=PLAN.challenges_entries(),
         code=code("challenge.py"),
     script:
         "../scripts/challenge.py"

@@ -9,6 +9,7 @@ from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
 from mlfsbench.workflow.config import CONFIG_SCHEMA, canonical, config_source
 from mlfsbench.workflow.config import content_digest
 from mlfsbench.workflow.plan import alternatives, cache_keys, make_plan, mem_mb_of
+from mlfsbench.workflow.plan import challenge_history, earlier_challenges
 from mlfsbench.workflow.plan import read_config
 
 read_config(config, config_source(workflow))
@@ -194,6 +195,13 @@ def cached_results():
 # section): rules/challenge.smk's jobs run for the experiments that have some.
 CHALLENGED = PLAN.challenged
 challenger_ids, compared_metrics = PLAN.challenger_ids, PLAN.compared_metrics
+challenger_entries, paper_datasets = PLAN.challenger_entries, PLAN.paper_datasets
+
+
+# earlier challenges' rows on disk (experiments not in this config: no rule
+# makes them here) and their order on the page as last written
+EARLIER_CHALLENGES = earlier_challenges("results", PLAN.experiments)
+CHALLENGE_HISTORY = challenge_history("results/challenges.tsv", PLAN.challenge_ids())
 
 
 def challenge_cd_files(wildcards):

@@ -7,9 +7,10 @@ from mlfsbench.workflow.logutil import log_to
 
 
 def main(summary, dataset, png, pdf, labels=None, dataset_params=None,
-         metrics=None):
+         metrics=None, challengers=()):
     table = read_table(summary, dtype={"n_features": str})
-    plot_dataset(table, dataset, png, pdf, labels, dataset_params, metrics)
+    plot_dataset(table, dataset, png, pdf, labels, dataset_params, metrics,
+                 challengers)
 
 
 if __name__ == "__main__":
@@ -17,4 +18,5 @@ if __name__ == "__main__":
     with log_to(smk.log[0]):
         main(smk.input.summary, smk.wildcards.dataset, smk.output.png,
              smk.output.pdf, dict(smk.params.labels),
-             dict(smk.params.dataset_params), list(smk.params.metrics))
+             dict(smk.params.dataset_params), list(smk.params.metrics),
+             list(smk.params.challengers))

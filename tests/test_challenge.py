@@ -480,6 +480,20 @@ def test_a_challenge_from_a_copied_cache_runs_only_the_challengers_jobs(
     # a second challenge plans nothing
     again = mlfsbench(clone, *args, "--dry-run", env=plugin_env)
     assert jobs_of(again.stdout) == []
+    page = (clone / "results" / "tiny+variance-rank" / "challenge" / "index.html"
+            ).read_text()
+    assert "href='../../summary.html#summary-tiny+variance-rank'" in page
+    # another challenge (issue 35): the page across studies keeps the first
+    other = [*args, "--id", "scaled", "--param", "random_state=1"]
+    mlfsbench(clone, *other, env=plugin_env)
+    across = pd.read_csv(clone / "results" / "challenges.tsv", sep="\t")
+    assert list(dict.fromkeys(across["challenge"])) == ["scaled", "variance-rank"]
+    html = (clone / "results" / "challenges.html").read_text()
+    assert html.index("id='challenge-scaled'") < html.index(
+        "id='challenge-variance-rank'")
+    assert "(variance-rank; parameters: <span class='params'>random_state=1" in (
+        clone / "results" / "tiny+scaled" / "challenge" / "index.html").read_text()
+    assert jobs_of(mlfsbench(clone, *other, "--dry-run", env=plugin_env).stdout) == []
 
 
 @pytest.mark.slow

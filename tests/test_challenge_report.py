@@ -451,3 +451,255 @@ def test_tiny_run_with_a_challenger_writes_the_pages(tmp_path, shared_datasets):
     summary = (res / "summary.html").read_text()
     assert "href='tiny/challenge/index.html'" in summary
     assert "href='challenges.html'" in summary
+
+
+# ------------------------------------- issue 35: the challenge pages, read
+# by a referee: the challenger's datasets out of the paper's, one W/T/L
+# convention, its tests and diagram against the challenger, the N too small
+# for any significance, links, names and parameters, its curves, every
+# challenge kept.
+def _text(page: str) -> str:
+    """The page's visible text (tags dropped, entities read)."""
+    import html
+    import re
+
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+def _page(values, *, paper_datasets=None, entries=None, options=None,
+          labels=None) -> str:
+    summary = frame(values)
+    opts = options or {"n_features": 5, "alpha": 0.05}
+    results = challenge(summary, ["x"], opts, ["hamming_loss"])
+    return challenge_page("st+x", results, ["x"], opts, summary=summary,
+                          paper_datasets=paper_datasets, entries=entries,
+                          labels=labels, cd_files={"hamming_loss": "cd.png"})
+
+
+def test_datasets_run_out_of_the_papers():
+    from mlfsbench.report.challenge import datasets_text
+
+    paper = [f"d{i}" for i in range(1, 9)]
+    two = {d: HAND[d] for d in ("d1", "d2")}
+    text = _text(_page(two, paper_datasets=paper))
+    assert "datasets run: 2 of 8 (the paper's): d1, d2; not run here: d3, d4, d5, " \
+        "d6, d7, d8" in text
+    assert "2 of 2" not in text
+    # without the study's list: the datasets run are all there is
+    assert datasets_text(["b", "a"], None) == "datasets run: 2 of 2 (the paper's): a, b"
+
+
+def test_one_wtl_convention_the_challengers_by_hand():
+    # x against a on three datasets (lower is better): d1 x wins (0.1 < 0.2),
+    # d2 a tie at 3 decimals (0.3001 vs 0.3), d3 x loses (0.5 > 0.4); against
+    # b: x wins d1 and d2 (0.3 < 0.35), loses d3 (0.5 > 0.45)
+    values = {"d1": {"x": 0.1, "a": 0.2, "b": 0.3},
+              "d2": {"x": 0.3001, "a": 0.3, "b": 0.35},
+              "d3": {"x": 0.5, "a": 0.4, "b": 0.45}}
+    m = challenge_metric(frame(values), "hamming_loss", ["x"],
+                         {"n_features": 5, "alpha": 0.05, "control": "a"})
+    t = m["rows"]["x"]["tests"].set_index("method")
+    assert [tuple(t.loc[k, ["wins", "ties", "losses"]]) for k in "ab"] == [
+        (1, 1, 1), (2, 0, 1)]
+    page = _page(values, options={"n_features": 5, "alpha": 0.05, "control": "a"})
+    text = _text(page)
+    assert "1/1/1" in page and "2/0/1" in page
+    # stated once, the challenger's; the paper table keeps no W/T/L row of
+    # the paper's control (a's wins would read 1/1/1 the other way round)
+    assert text.count("wins/ties/losses") == 1
+    assert "the challenger's wins/ties/losses against each paper method" in text
+    assert "W/T/L" not in page.split("class='paper'")[1]
+
+
+def test_tests_and_cd_against_the_challenger(tmp_path):
+    # HAND: k = 4, N = 4, ranks x 1.5, a 1.75, b 2.75, c 4.0; the study's
+    # control is a, the challenge's is x
+    m = challenge_metric(frame(HAND), "hamming_loss", ["x"],
+                         {"n_features": 5, "alpha": 0.05, "control": "a"})
+    bd = m["result"]["bonferroni_dunn"]
+    cd = 2.3939798 * math.sqrt(4 * 5 / (6 * 4))  # z_{1 - 0.05 / (2 (k - 1))}
+    assert bd["control"] == "x" and bd["cd"] == pytest.approx(cd)
+    assert bd["significant"] == ["c"]  # 4.0 - 1.5 > 2.185 > 2.75 - 1.5
+    # Holm against x: c 3 p_c, b max(that, 2 p_b), a max(that, p_a)
+    se = math.sqrt(4 * 5 / (6 * 4))
+    p = {k: two_sided(d / se) for k, d in (("a", 0.25), ("b", 1.25), ("c", 2.5))}
+    holm = [max(3 * p["c"], 2 * p["b"], p["a"]), max(3 * p["c"], 2 * p["b"]),
+            3 * p["c"]]
+    assert m["rows"]["x"]["tests"]["p_holm"].tolist() == pytest.approx(holm)
+    fig = challenge_cd(frame(HAND), "hamming_loss", ["x"],
+                       {"n_features": 5, "alpha": 0.05, "control": "a"},
+                       tmp_path / "cd.png", {"x": "Mine"})
+    title = fig.axes[0].texts[0].get_text()
+    assert f"Bonferroni-Dunn vs Mine, CD = {cd:.3f}, N = 4" in title
+    # x better than a on average, Holm p = 1 > alpha: said so, not "better"
+    page = _page(HAND)
+    row = page.split("id='rank-hamming_loss-x'")[1].split("</tr>")[0]
+    cells = [c.split(">", 1)[1] for c in row.split("</td>")[:-1]]
+    assert cells[5:8] == [f"{holm[0]:.3g}", "no",
+                          "better on average, not significant"]
+    assert "significant at α = 0.05" in page
+    assert "Bonferroni–Dunn against the challenger" in page
+
+
+def test_too_few_datasets_for_significance_is_said():
+    from mlfsbench.report.challenge import too_few_datasets
+
+    # k = 4 methods, N = 2: the largest rank gap 3 gives z = 3 / sqrt(20 / 12)
+    z = 3 / math.sqrt(4 * 5 / (6 * 2))
+    p_min = 3 * two_sided(z)
+    info = too_few_datasets(4, 2, 0.05)
+    assert round(p_min, 4) == 0.0604 and info["p_min"] == pytest.approx(p_min)
+    assert info["cd"] == pytest.approx(2.3939798 * math.sqrt(20 / 12))
+    assert info["cd"] > 3
+    # N = 10: the same gap would be significant
+    assert too_few_datasets(4, 10, 0.05) is None
+    # with k = 8 methods two datasets can be (p = 7 * 0.0043 = 0.030)
+    assert too_few_datasets(8, 2, 0.05) is None
+    two = _page({d: HAND[d] for d in ("d1", "d2")})
+    assert _text(two).count("no difference can be significant at α = 0.05") == 2
+    table, figure = two.split("id='metric-hamming_loss'")
+    assert "too-few" in table and "too-few" in figure.split("</figure>")[0]
+    assert "a Holm p of 0.0604" in two
+    ten = {f"d{i}": HAND[f"d{1 + i % 4}"] for i in range(10)}
+    assert "no difference can be significant" not in _page(ten)
+
+
+def test_links_back_to_the_summary_and_to_its_own_files(tmp_path):
+    page, _, _ = build_pages(tmp_path)
+    text = page.read_text()
+    # results/lee2016/challenge/index.html -> results/summary.html
+    assert "href='../../summary.html#summary-lee2016'" in text
+    assert (page.parent / "../../summary.html").resolve() == (
+        tmp_path / "results" / "summary.html")
+    for href in ("hamming_loss_cd.png", "ranking_loss_cd.png", "challenge.tsv",
+                 "#challenge-ranks", "#metric-hamming_loss", "#challenge-runtime",
+                 "../plots/yeast.png", "../../challenges.html"):
+        assert f"href='{href}'" in text, href
+
+
+def test_challenger_named_with_its_parameters_hashes_only_as_cache_id():
+    entries = {"lrfs-a62c054b": {"name": "lrfs", "params": {"beta": 2, "alpha": 0.1},
+                              "cache_ids": ["lrfs-90e22acd"]}}
+    values = {d: {("lrfs-a62c054b" if m == "x" else m): v for m, v in ms.items()}
+              for d, ms in HAND.items()}
+    summary = frame(values)
+    opts = {"n_features": 5, "alpha": 0.05}
+    results = challenge(summary, ["lrfs-a62c054b"], opts, ["hamming_loss"])
+    page = challenge_page("st+x", results, ["lrfs-a62c054b"], opts, summary=summary,
+                          entries=entries, labels={"lrfs-a62c054b": "lrfs-a62c054b"})
+    text = _text(page)
+    assert "lrfs (lrfs; parameters: alpha=0.1, beta=2)" in text
+    assert "cache id lrfs-90e22acd" in text
+    # the hashes appear in the visible text only in that small note
+    cache = page.split("class='cache-id'>")[1].split("</small>")[0]
+    assert text.count("a62c054b") == cache.count("a62c054b") == 1
+    assert text.count("90e22acd") == 1
+    from mlfsbench.report.challenge import readable_labels
+
+    # two challengers of one name are told apart by their parameters
+    two = readable_labels({}, {"lrfs-1234abcd": {"name": "lrfs", "params": {"a": 1}},
+                               "lrfs-5678abcd": {"name": "lrfs", "params": {"a": 2}},
+                               "mine": {"name": "lrfs", "label": "Mine"}})
+    assert two == {"lrfs-1234abcd": "lrfs (a=1)", "lrfs-5678abcd": "lrfs (a=2)",
+                   "mine": "Mine"}
+
+
+def test_challenger_curves_are_drawn_on_top_and_named(tmp_path):
+    from matplotlib.colors import to_hex
+
+    from mlfsbench.report.aggregate import plot_dataset
+
+    values = {"d1": {"x": 0.1, "a": 0.2, "b": 0.3, "c": 0.25}}
+    summary = pd.concat([frame(values, k=str(k)) for k in (1, 2, 3)])
+    fig = plot_dataset(summary, "d1", tmp_path / "d1.png", tmp_path / "d1.pdf",
+                       labels={"x": "Mine"}, challengers=["x"])
+    lines = {ln.get_label(): ln for ln in fig.axes[0].lines
+             if not ln.get_label().startswith("_")}
+    mine = lines["Mine / mlknn (cv) (challenger)"]
+    others = [ln for name, ln in lines.items() if "(challenger)" not in name]
+    assert len(others) == 3
+    assert mine.get_linewidth() == 2.6 and mine.get_marker() == "D"
+    assert mine.get_zorder() > max(ln.get_zorder() for ln in others)
+    assert all(mine.get_linewidth() > ln.get_linewidth() for ln in others)
+    assert to_hex(mine.get_color()) == HIGHLIGHT_COLOUR
+    assert HIGHLIGHT_COLOUR not in {to_hex(ln.get_color()) for ln in others}
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "Mine / mlknn (cv) (challenger)" in legend
+    # without challengers: the lines as before (no "(challenger)", C3 kept)
+    plain = plot_dataset(summary, "d1", tmp_path / "p.png", tmp_path / "p.pdf")
+    assert all(ln.get_linewidth() != 2.6 for ln in plain.axes[0].lines)
+    assert to_hex("C3") in {to_hex(ln.get_color()) for ln in plain.axes[0].lines}
+
+
+def _challenge_tsv(root: Path, experiment: str, challenger: str, values) -> Path:
+    out = root / "results" / experiment / "challenge"
+    out.mkdir(parents=True)
+    summary = root / f"{experiment}.tsv"
+    frame({d: {(challenger if m == "x" else m): v for m, v in ms.items()}
+           for d, ms in values.items()}).to_csv(summary, sep="\t", index=False)
+    write_challenge(summary, None, experiment, [challenger],
+                    {"n_features": 5, "alpha": 0.05}, ["hamming_loss"],
+                    out / "index.html", out / "challenge.tsv",
+                    labels={challenger: f"{challenger.upper()} method"})
+    return out / "challenge.tsv"
+
+
+def test_every_challenge_kept_most_recent_first(tmp_path):
+    from mlfsbench.workflow.plan import challenge_history, earlier_challenges
+
+    res = tmp_path / "results"
+    html_out, tsv_out = res / "challenges.html", res / "challenges.tsv"
+    first = _challenge_tsv(tmp_path, "st+first", "first", HAND)
+    write_challenges({"st+first": ["first"]}, {"st+first": first}, html_out, tsv_out)
+    # the second challenge's run: the first's rows are on disk, not in its config
+    second = _challenge_tsv(tmp_path, "st+second", "second", HAND)
+    earlier = earlier_challenges(str(res), {"st+second": {}})
+    assert earlier == {"st+first": f"{res}/st+first/challenge/challenge.tsv"}
+    history = challenge_history(str(tsv_out), ["second"])
+    assert history == ["first"]
+    write_challenges({"st+second": ["second"]}, {"st+second": second, **earlier},
+                     html_out, tsv_out, history=history)
+    page = html_out.read_text()
+    sections = page.split("<section class='challenge' ")[1:]
+    assert [s.split("'")[1] for s in sections] == ["challenge-second",
+                                                    "challenge-first"]
+    assert "(this run)" in sections[0] and "(this run)" not in sections[1]
+    assert "FIRST method" in sections[1] and "SECOND method" in sections[0]
+    cells = pd.read_csv(tsv_out, sep="\t")
+    assert cells["challenge"].tolist() == ["second", "first"]
+    # the first again: it goes first, the second kept; the order comes from
+    # the previous page's rows, not from file times
+    history = challenge_history(str(tsv_out), ["first"])
+    assert history == ["second"]
+    write_challenges({"st+first": ["first"]},
+                     {"st+first": first, "st+second": second}, html_out, tsv_out,
+                     history=history)
+    again = pd.read_csv(tsv_out, sep="\t")["challenge"].tolist()
+    assert again == ["first", "second"]
+    # same inputs, same bytes
+    before = html_out.read_bytes()
+    write_challenges({"st+first": ["first"]},
+                     {"st+first": first, "st+second": second}, html_out, tsv_out,
+                     history=history)
+    assert html_out.read_bytes() == before
+
+
+def test_plan_names_the_challengers_and_the_papers_datasets():
+    from mlfsbench.workflow.config import resolve_extends
+    from mlfsbench.workflow.plan import Plan
+
+    paper = [f"d{i}" for i in range(1, 9)]
+    study = {"datasets": paper, "selectors": [{"name": "mim-br"}],
+             "classifiers": [{"name": "mlknn"}]}
+    config = {"experiments": {"st": study, "st+mine": {
+        "extends": "st", "datasets": ["d2", "d5"],
+        "selectors": [{"name": "ig-br", "label": "Mine",
+                       "discretize": {"strategy": "none"}}]}}}
+    resolve_extends(config)
+    plan = Plan(config, {}, {})
+    assert plan.paper_datasets_of("st+mine") == paper
+    assert plan.paper_datasets_of("st") == paper
+    (ident, entry), = plan.challenger_entries_of("st+mine").items()
+    assert entry["name"] == "ig-br" and entry["label"] == "Mine"
+    assert entry["params"] == {} and entry["cache_ids"][0].startswith("ig-br")
+    assert plan.challenge_ids() == ["mine"]

@@ -143,7 +143,8 @@ def datasets_table(stats_paths: Sequence[PathLike], out: PathLike,
 def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
                  pdf: PathLike, labels: dict[str, str] | None = None,
                  dataset_params: dict | None = None,
-                 metrics: Sequence[str] | None = None):
+                 metrics: Sequence[str] | None = None,
+                 challengers: Sequence[str] = ()):
     """One panel per metric: mean over folds against the number of features.
 
     Each (split, selector, classifier) is a line in its colour, marker and
@@ -163,7 +164,12 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
     ``metrics``: the metrics the study compares (its ``stats.metrics``), in
     that order: the PNG, the report's figure, shows those alone, the PDF
     every metric but the scoring variants (a study that compares all of them
-    gets the same panels in both). Ten panels of fifty K values for eight
+    gets the same panels in both). ``challengers``: the ids of a challenge's
+    methods (selectors or classifiers): their lines are drawn in the CD
+    diagrams' red (:data:`~mlfsbench.report.cd_diagram.HIGHLIGHT_COLOUR`,
+    which the other lines then skip), thicker, with diamonds, on top, and
+    named "(challenger)" in the legend; without any the figure is as
+    before. Ten panels of fifty K values for eight
     methods made a 100-170 kB PNG; the report holds one per experiment and
     dataset. Returns the PNG's Figure.
     """
@@ -175,7 +181,11 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
         raise ValueError(f"no results for dataset {dataset!r}")
     every = sorted(m for m in data["metric"].unique() if not is_variant(m))
     shown = [m for m in (metrics or ()) if m in every] or every
-    styles = method_styles(_curve_key(summary))
+    keys = _curve_key(summary)
+    mine = set(challengers)
+    styles = method_styles(keys, highlight={
+        k for k, sel, clf in zip(keys, summary["selector"], summary["classifier"],
+                                 strict=True) if mine & {sel, clf}})
     fig = _dataset_figure(data, dataset, shown, labels, dataset_params,
                           every_metric=shown == every, styles=styles)
     save_figure(fig, png, dpi=80)
@@ -209,6 +219,7 @@ def _dataset_figure(data: pd.DataFrame, dataset: str, metrics: Sequence[str],
     """The Figure of :func:`plot_dataset` for ``metrics`` (in that order)."""
     from matplotlib.figure import Figure
 
+    from mlfsbench.report.cd_diagram import HIGHLIGHT_COLOUR
     from mlfsbench.report.names import metric_label
     from mlfsbench.report.render import (
         band_words,
@@ -246,7 +257,9 @@ def _dataset_figure(data: pd.DataFrame, dataset: str, metrics: Sequence[str],
             extra = ", ".join(f"{k}={v}" for k, v in sorted(own.items()))
             name = (f"{names.get(sel, sel)}{f' [{extra}]' if extra else ''} / "
                     f"{names.get(clf, clf)} ({split})")
-            ax.plot(ks[order], mean, markersize=4, label=name,
+            mine = style.get("color") == HIGHLIGHT_COLOUR and "zorder" in style
+            ax.plot(ks[order], mean, markersize=4,
+                    label=f"{name} (challenger)" if mine else name,
                     markevery=marker_every(len(ks), style), **style)
             if has_band(numeric):
                 std = numeric["std"].fillna(0).to_numpy()[order]

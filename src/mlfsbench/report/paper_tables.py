@@ -97,6 +97,8 @@ class PaperTable:
     printed: PrintedTable | None = None
     study: str | None = None  # the printed file's study
     notes: list[str] = field(default_factory=list)  # unmatched printed tables
+    #: the W/T/L row (off where a page states its own, e.g. a challenge's)
+    wtl: bool = True
 
     @property
     def greater(self) -> bool:
@@ -255,8 +257,9 @@ class PaperTable:
                      f"over {self._folds_text()}, the best of each row in bold", sd]
         if self.control is not None:
             parts.append(f"control {self.name(self.control)}; * differs from it "
-                         f"(Bonferroni-Dunn, alpha = {self.alpha}); W/T/L: the "
-                         "control's wins/ties/losses against the column's method")
+                         f"(Bonferroni-Dunn, alpha = {self.alpha})"
+                         + ("; W/T/L: the control's wins/ties/losses against the "
+                            "column's method" if self.wtl else ""))
         text = "; ".join(parts) + "."
         if self.printed is None:
             text += (" No table the paper prints has this measure at this K for "
@@ -465,7 +468,7 @@ def _grid(table: PaperTable, bold, pm: str, mark: str = "*",
             (f"{table.average_ranks[m]:.2f}" + (mark if m in table.significant
                                                 else ""))
             if m in table.average_ranks else "" for m in table.methods])
-    wtl = table.wins_ties_losses()
+    wtl = table.wins_ties_losses() if table.wtl else {}
     if wtl:
         rows.append(["W/T/L"] + ["/".join(map(str, wtl[m])) if m in wtl else ""
                                  for m in table.methods])

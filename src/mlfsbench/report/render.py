@@ -11,6 +11,7 @@ import html
 import os
 import re
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -56,9 +57,14 @@ def natural_sorted(items: Iterable) -> list:
     return sorted(items, key=natural_key)
 
 
-def method_styles(methods: Iterable[str]) -> dict[str, dict[str, str]]:
+def method_styles(methods: Iterable[str],
+                  highlight: Iterable[str] = ()) -> dict[str, dict[str, Any]]:
     """The look of each method's curve: ``color``, ``marker`` and
     ``linestyle`` (keyword arguments of ``Axes.plot``).
+
+    ``highlight`` (a challenge's challengers): drawn in
+    :data:`~mlfsbench.report.cd_diagram.HIGHLIGHT_COLOUR`, thicker, with
+    diamonds, on top of the others, which then take no red.
 
     Assigned once over the methods in :func:`natural_sorted` order: the
     i-th takes colour ``i mod 18``, marker ``i mod 10`` and line style
@@ -72,11 +78,22 @@ def method_styles(methods: Iterable[str]) -> dict[str, dict[str, str]]:
     >>> style["p5"]["marker"], style["p10"]["marker"]
     ('o', 's')
     """
-    out = {}
-    for i, method in enumerate(natural_sorted(set(methods))):
-        out[method] = {"color": CURVE_COLOURS[i % len(CURVE_COLOURS)],
+    from matplotlib.colors import to_hex
+
+    from mlfsbench.report.cd_diagram import HIGHLIGHT_COLOUR
+
+    mine = set(highlight)
+    colours = [c for c in CURVE_COLOURS
+               if not mine or to_hex(c) != HIGHLIGHT_COLOUR]
+    out: dict[str, dict[str, Any]] = {}
+    others = [m for m in natural_sorted(set(methods)) if m not in mine]
+    for i, method in enumerate(others):
+        out[method] = {"color": colours[i % len(colours)],
                        "marker": CURVE_MARKERS[i % len(CURVE_MARKERS)],
                        "linestyle": CURVE_LINESTYLES[i % len(CURVE_LINESTYLES)]}
+    for method in natural_sorted(mine & set(methods)):
+        out[method] = {"color": HIGHLIGHT_COLOUR, "marker": "D", "linestyle": "-",
+                       "linewidth": 2.6, "zorder": 5}
     return out
 
 
