@@ -37,7 +37,8 @@ def map_folds(func, items: list[tuple], threads: int, *,
     (:func:`load_once`), so they start with both instead of starting Python
     and importing numpy, scikit-learn and the package again, which spawned
     workers (joblib's default) do in every job: 1-2 s of each job's wall
-    time, in a run of 400 batch jobs (docs/cluster.md). Elsewhere, where
+    time, in a run of 400 batch jobs
+    (docs/journal/2026-11-25-full-reproduction.md). Elsewhere, where
     forking a process that has loaded a BLAS is not safe (macOS), the workers
     are joblib's spawned ones. A worker that dies (out of memory, killed)
     fails the job with an error instead of hanging it.

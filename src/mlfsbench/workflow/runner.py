@@ -27,7 +27,8 @@ folds in turn in one process, and Snakemake runs as many jobs at once as
 ``--cores``, so one job's start-up, data loading and writing overlap another
 job's computing, and no core waits for a batch's last fold. The whole
 reproduction on 2 cores took 29 min 39 s so, against 36 min 21 s with each
-job's folds in parallel (docs/cluster.md), with the same results (a job's
+job's folds in parallel (docs/journal/2026-11-25-full-reproduction.md), with
+the same results (a job's
 thread count does not change them). Give ``--max-threads N`` to run up to
 ``N`` folds of a job at once (when fewer jobs than cores are ready).
 

@@ -63,7 +63,7 @@ Choices (tested in ``tests/test_br_lr.py``):
   pairs, one Cholesky per label), through glmfit's QR elsewhere; the enron
   fit above needs QR throughout (about 15 min per fold on one thread), the
   all-features fits of bibtex and delicious hours
-  (``bench/bench_br_lr_glmfit.py``, docs/cluster.md).
+  (``bench/bench_br_lr_glmfit.py``, docs/journal/2026-11-27-br-lr-glmfit.md).
 """
 
 from __future__ import annotations

@@ -109,7 +109,8 @@ sparse 0/1 input is not copied densely. The scores agree with the pairwise
 path (``shared_path=False``) to 1e-12 of the largest (another order of the
 float operations; identical columns score the same) and the rankings are
 equal up to ties within that; the measured ratios are in
-``bench/bench_relieff.py``'s shared part and docs/cluster.md.
+``bench/bench_relieff.py``'s shared part and
+docs/journal/2026-11-27-benchmark-ratios.md.
 """
 
 from __future__ import annotations
