@@ -115,6 +115,8 @@ rule summary:
         runtime=10,
     params:
         experiments=canonical(MAIN_EXPERIMENTS),
+        # the paper's datasets of each study (a challenge runs some of them)
+        paper_datasets={e: PLAN.paper_datasets_of(e) for e in MAIN_EXPERIMENTS},
         # the declared readings, for their legends beside each claim
         readings=canonical(
             {e: PLAN.readings[e] for e in MAIN_EXPERIMENTS if e in PLAN.readings}

@@ -258,8 +258,11 @@ def test_overview_per_paper_adds_up_and_names_the_main_reason(tmp_path):
     info = {n: {"paper": "A. B., Paper, 2016.", "claims": str(p), "claim_specs": specs,
                 "datasets": ["d1"]} for n, p in paths.items()}
     info["s3"] = {"paper": "C. D., Other, 2019.", "claims": str(paths["s1"]),
-                  "claim_specs": specs, "datasets": ["d1", "d2"]}
+                  "claim_specs": specs, "datasets": ["d1", "d2"],
+                  # a challenge run on 2 of its study's 8 datasets
+                  "paper_datasets": [f"d{i}" for i in range(1, 9)]}
     html = overview(info)
+    assert "<td class='n'>2 of 8</td>" in html and "<td class='n'>1 of 1</td>" in html
     assert html.count("<th class='paper'") == 2  # one citation row per paper
     totals = re.findall(r"<tr class='total'><td>(.*?)</td>(.*?)</tr>", html)
     assert [t[0] for t in totals] == ["paper total", "all studies"]

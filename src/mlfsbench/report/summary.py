@@ -370,7 +370,8 @@ def overview(experiments: Mapping[str, Mapping[str, Any]]) -> str:
                 counted.append(counts)
             reason = "" if t is None else main_reason(t, info.get("claim_specs"))
             ran = len(info.get("datasets", []))
-            of = ran + len(info.get("unavailable") or {})
+            of = (len(info["paper_datasets"]) if info.get("paper_datasets")
+                  else ran + len(info.get("unavailable") or {}))
             link = f"<a href='#summary-{html.escape(name)}'>{html.escape(name)}</a>"
             rows.append(f"<tr><td>{link}</td>" + "".join(_tally_cells(counts))
                         + f"<td>{html.escape(reason)}</td>"
@@ -626,6 +627,7 @@ def reading_specs(readings: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 def summary_info(experiments: Mapping[str, Mapping[str, Any]],
                  files: Sequence[str],
                  readings: Mapping[str, Mapping[str, Any]] | None = None,
+                 paper_datasets: Mapping[str, Sequence[str]] | None = None,
                  ) -> dict[str, dict[str, Any]]:
     """Collect each experiment's entries of :func:`write_summary` from the
     rule's input files (paths under ``results/<experiment>/``): the verdict
@@ -634,7 +636,9 @@ def summary_info(experiments: Mapping[str, Mapping[str, Any]],
     ``plots/headline.png``, ``tables/paper/<metric>.html``, its readings'
     verdicts ``tables/readings.tsv``, the curves ``plots/<dataset>.png``
     and, for a study with a claim on times, ``tables/runtime.tsv``;
-    ``readings``: experiment -> its declared readings (their legend)."""
+    ``readings``: experiment -> its declared readings (their legend);
+    ``paper_datasets``: experiment -> the datasets of the paper's study (a
+    challenge run on some of them counts those it ran "of the paper's")."""
     import yaml
 
     out: dict[str, dict[str, Any]] = {}
@@ -657,6 +661,7 @@ def summary_info(experiments: Mapping[str, Mapping[str, Any]],
                              and f.endswith(".html")},
             "table_k": stats.get("n_features"),
             "readings": next((f for f in mine if f.endswith("readings.tsv")), None),
+            "paper_datasets": list((paper_datasets or {}).get(name) or []),
             "summary_table": next((f for f in mine
                                    if os.path.normpath(f) == os.path.join(
                                        prefix + "tables", "summary.tsv")), None),

@@ -589,8 +589,8 @@ class Plan:
 
     def challenge_ids(self) -> list[str]:
         """The ids of this config's challenges, in config order
-        (:func:`mlfsbench.report.challenge.challenge_id`)."""
-        from mlfsbench.report.challenge import challenge_id
+        (:func:`mlfsbench.io.challenge_id`)."""
+        from mlfsbench.io import challenge_id
 
         return list(dict.fromkeys(challenge_id(e, self.challengers(e))
                                   for e in self.challenged))
