@@ -6,6 +6,7 @@ from snakemake.utils import validate
 
 from mlfsbench.data.rawfiles import RAW_FILE_ROLES
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
+from mlfsbench.report.challenge import challenge_id
 from mlfsbench.workflow.config import CONFIG_SCHEMA, canonical, config_source
 from mlfsbench.workflow.config import content_digest
 from mlfsbench.workflow.plan import alternatives, cache_keys, make_plan, mem_mb_of
@@ -201,7 +202,10 @@ challenger_entries, paper_datasets = PLAN.challenger_entries, PLAN.paper_dataset
 # earlier challenges' rows on disk (experiments not in this config: no rule
 # makes them here) and their order on the page as last written
 EARLIER_CHALLENGES = earlier_challenges("results", PLAN.experiments)
-CHALLENGE_HISTORY = challenge_history("results/challenges.tsv", PLAN.challenge_ids())
+CHALLENGE_HISTORY = challenge_history(
+    "results/challenges.tsv",
+    list(dict.fromkeys(challenge_id(e, PLAN.challengers(e)) for e in CHALLENGED)),
+)
 
 
 def challenge_cd_files(wildcards):

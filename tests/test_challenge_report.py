@@ -21,6 +21,7 @@ from mlfsbench.report.cd_diagram import HIGHLIGHT_COLOUR, critical_difference_di
 from mlfsbench.report.challenge import (
     challenge,
     challenge_cd,
+    challenge_id,
     challenge_metric,
     challenge_page,
     challenge_rows,
@@ -702,4 +703,4 @@ def test_plan_names_the_challengers_and_the_papers_datasets():
     (ident, entry), = plan.challenger_entries_of("st+mine").items()
     assert entry["name"] == "ig-br" and entry["label"] == "Mine"
     assert entry["params"] == {} and entry["cache_ids"][0].startswith("ig-br")
-    assert plan.challenge_ids() == ["mine"]
+    assert [challenge_id(e, plan.challengers(e)) for e in plan.challenged] == ["mine"]

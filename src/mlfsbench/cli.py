@@ -20,6 +20,7 @@ import re
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -53,10 +54,28 @@ def _print(obj: Any, as_json: bool) -> None:
             print(f"{key}\t{value}")
 
 
+def folder_name(paths) -> str | None:
+    """A train/test pair saved as ``train.arff`` and ``test.arff`` (as the
+    workflow's ``data/raw/<dataset>/``) is named after its folder, not
+    "train"; None otherwise (the loader's default applies).
+
+    >>> folder_name(["raw/emotions/train.arff", "raw/emotions/test.arff"])
+    'emotions'
+    >>> folder_name(["yeast-train.arff"]) is None
+    True
+    """
+    first = Path(paths[0])
+    stem = first.name.split(".", 1)[0].lower()
+    if stem in ("train", "test") and first.parent.name not in ("", "."):
+        return first.parent.name
+    return None
+
+
 def cmd_describe(args) -> int:
     from mlfsbench.data import dataset_statistics, load_dataset
 
-    ds = load_dataset(args.arff, args.xml, name=args.name, nominal=args.nominal,
+    ds = load_dataset(args.arff, args.xml, name=args.name or folder_name(args.arff),
+                      nominal=args.nominal,
                       targets=args.targets, accept_xml=args.accept_xml)
     stats = {"dataset": ds.name, **dataset_statistics(ds)}
     _print(stats, args.json)

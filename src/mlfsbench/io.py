@@ -53,24 +53,6 @@ METRIC_COLUMNS = ["dataset", "split", "fold", "selector", "classifier",
 #: The name of the all-features baseline in the tables, the statistics and
 #: the claims (and the prefix of its cache ids).
 BASELINE = "all-features"
-#: Joins a study and a challenge in a challenge experiment's name
-#: (``lee2016+variance-rank``: :func:`challenge_id`).
-CHALLENGE_MARK = "+"
-
-
-def challenge_id(experiment: str, challengers) -> str:
-    """The challenge an experiment belongs to: what follows the ``+`` of a
-    challenge experiment's name (``mlfsbench challenge``'s ``--id``, else
-    its challenger's id), else its challengers' ids joined by commas.
-
-    >>> challenge_id("lee2016+variance-rank", ["variance-rank"])
-    'variance-rank'
-    >>> challenge_id("tiny", ["b", "a"])
-    'a,b'
-    """
-    if CHALLENGE_MARK in experiment:
-        return experiment.split(CHALLENGE_MARK, 1)[1]
-    return ",".join(sorted(set(challengers))) or experiment
 #: Suffix of the checksum file beside a cached result.
 CHECKSUM_SUFFIX = ".sha256"
 

@@ -869,22 +869,11 @@ def _as_path_list(arff_paths: PathLike | Sequence[PathLike]) -> list[Path]:
 
 
 def _default_name(path: Path) -> str:
-    """A dataset's name from its first ARFF file: the stem without
-    ``-train``/``-test``; a file named only ``train`` or ``test`` (as the
-    workflow's ``data/raw/<dataset>/train.arff``) takes its folder's name.
-
-    >>> _default_name(Path("yeast-train.arff.gz")), _default_name(Path("d/x.arff"))
-    ('yeast', 'x')
-    >>> _default_name(Path("raw/emotions/train.arff"))
-    'emotions'
-    """
     stem = path.stem if path.suffix.lower() in (".gz", ".bz2") else path.name
     stem = Path(stem).stem
     for suffix in ("-train", "-test", "_train", "_test"):
         if stem.endswith(suffix):
             return stem[: -len(suffix)]
-    if stem.lower() in ("train", "test") and path.parent.name not in ("", "."):
-        return path.parent.name
     return stem
 
 

@@ -587,14 +587,6 @@ class Plan:
             return own
         return list(study.get("datasets") or own)
 
-    def challenge_ids(self) -> list[str]:
-        """The ids of this config's challenges, in config order
-        (:func:`mlfsbench.io.challenge_id`)."""
-        from mlfsbench.io import challenge_id
-
-        return list(dict.fromkeys(challenge_id(e, self.challengers(e))
-                                  for e in self.challenged))
-
     def challenges_entries(self) -> dict[str, dict[str, Any]]:
         """:meth:`challenger_entries_of` every challenged experiment, merged."""
         out: dict[str, dict[str, Any]] = {}
