@@ -14,7 +14,6 @@ command quietly with status 0.
 from __future__ import annotations
 
 import argparse
-import glob
 import os
 import re
 import sys
@@ -252,36 +251,17 @@ def cmd_run(args) -> int:
                **extra)
 
 
-#: The tally columns a run ends with (the weak claims' three in one).
-RUN_TALLY = ["reproduced", "not reproduced", "depends", "not checkable", "weak",
-             "claims", "rate"]
-
-
 def run_verdicts(results: str | os.PathLike,
                  studies: Sequence[str] | None = None) -> list[str]:
-    """The lines a successful run ends with: the robust tally
-    (:func:`mlfsbench.report.tally.tally_rows`, the weak claims counted in
-    one column) of each study of ``studies`` (every study under ``results``
-    when None) that has a verdict table, each with the path of its
-    ``claims.tsv``; none when no study has one."""
-    from mlfsbench.report.tally import TALLY_COLUMNS, tally_rows
+    """The lines a successful run ends with: the robust tally of each study
+    with a verdict table (:func:`mlfsbench.report.verdict_tables.run_tally`),
+    each with the path of its ``claims.tsv``; none when no study has one."""
+    from mlfsbench.report.verdict_tables import RUN_TALLY, run_tally
 
-    root = os.fspath(results)
-    tables = glob.glob(os.path.join(glob.escape(root), "*", "tables", "claims.tsv"))
-    found = claims_folders(root) if tables else []  # a config without claims
-    folders = [(s, f) for s, f in found if studies is None or s in studies]
-    if not folders:
+    rows = run_tally(results, studies)
+    if not rows:
         return []
-    rows = tally_rows([(s, study_verdicts(f)) for s, f in folders])
-    weak = [TALLY_COLUMNS.index(c) + 1 for c in TALLY_COLUMNS if c.startswith("weak")]
-    paths = [os.path.relpath(os.path.join(f, "tables", "claims.tsv"))
-             for _, f in folders]
-    short = []
-    for row, path in zip(rows, [*paths, ""], strict=True):
-        cells = {c: row[i + 1] for i, c in enumerate(TALLY_COLUMNS)}
-        cells["weak"] = str(sum(int(row[i]) for i in weak))
-        short.append([row[0], *(cells[c] for c in RUN_TALLY), path])
-    table = _plain_table(["study", *RUN_TALLY, "verdicts"], short, last_left=True)
+    table = _plain_table(["study", *RUN_TALLY, "verdicts"], rows, last_left=True)
     return ["verdicts (robust: the same under every reading; mlfsbench claims "
             "results/ for each claim):",
             *(line.rstrip() for line in table.splitlines())]
@@ -426,107 +406,16 @@ def _verdict_tag(verdict: str, colour: bool) -> str:
     return f"\033[{code}m{tag}\033[0m" if colour and code else tag
 
 
-def claims_folders(path: str) -> list[tuple[str, str]]:
-    """``(study, folder)`` of ``path``: one finished experiment
-    (``results/<experiment>``) or every experiment under a results folder
-    (``results/``), in name order.
-
-    A folder with no verdict table says why: no experiment, or, for an
-    experiment, the claims stage's log line that tells why it did not finish.
-    """
-    from mlfsbench.workflow.config import VARIANT_MARK
-
-    root = os.fspath(path)
-    if not os.path.isdir(root):
-        raise ValueError(f"{root}: no such folder: the workflow's claims stage "
-                         "has not written it (give results/<experiment> or "
-                         "results/)")
-    if os.path.exists(os.path.join(root, "tables", "claims.tsv")):
-        return [(os.path.basename(os.path.normpath(root)), root)]
-    studies = sorted(
-        d for d in os.listdir(root) if VARIANT_MARK not in d
-        and os.path.exists(os.path.join(root, d, "tables", "claims.tsv")))
-    if studies:
-        return [(d, os.path.join(root, d)) for d in studies]
-    name = os.path.basename(os.path.normpath(root))
-    log = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(root))),
-                       "logs", name, "claims.log")
-    reason = _last_error_line(log)
-    if reason:
-        raise ValueError(f"{root}: no verdict table; the claims stage failed: "
-                         f"{reason} (see {log})")
-    raise ValueError(f"{root}: no verdict table (tables/claims.tsv) here or in "
-                     "its subfolders: the workflow's claims stage has not run "
-                     "for it (or the run stopped before it)")
-
-
-def study_verdicts(folder: str):
-    """A study's verdict table: ``robust_claims.tsv`` (its verdicts under each
-    reading, and their robustness) when it declares readings, else
-    ``claims.tsv``."""
-    from mlfsbench.report.claims import read_verdicts
-    from mlfsbench.report.readings import read_robust
-
-    robust = read_robust(folder)
-    return read_verdicts(folder) if robust is None else robust
-
-
-def claims_tables(path: str) -> list[tuple[str, Any]]:
-    """``(study, verdict table)`` of ``path`` (:func:`claims_folders`)."""
-    return [(study, study_verdicts(folder)) for study, folder in claims_folders(path)]
-
-
-def _last_error_line(log: str) -> str:
-    """The last line of a failed stage's log that names an error, or ''."""
-    try:
-        with open(log, encoding="utf-8", errors="replace") as fh:
-            lines = [line.strip() for line in fh if line.strip()]
-    except OSError:
-        return ""
-    errors = [line for line in lines if re.search(r"Error|error:", line)]
-    return (errors or [""])[-1][:300]
-
-
-def _read_readings(folder: str):
-    """A study's ``tables/readings.tsv`` (claim x reading x option), or None."""
-    import pandas as pd
-
-    path = os.path.join(folder, "tables", "readings.tsv")
-    if not os.path.exists(path):
-        return None
-    return pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
-
-
-def filter_tables(tables: list[tuple[str, Any]], studies: Sequence[str] = (),
-                  verdicts: Sequence[str] = ()) -> list[tuple[str, Any]]:
-    """The ``(study, table)`` of ``studies`` (all when empty; a name not among
-    them is a ValueError naming those there are), each table's claims cut to
-    those whose robust verdict (:func:`mlfsbench.report.tally.robust_word`)
-    is one of ``verdicts`` (all when empty); a study left without claims is
-    left out."""
-    from mlfsbench.report.claim_records import verdict_filter
-    from mlfsbench.report.tally import robust_word
-
-    known = [study for study, _ in tables]
-    unknown = [s for s in studies if s not in known]
-    if unknown:
-        raise ValueError(f"no verdict table for study {', '.join(unknown)} here; "
-                         f"there are: {', '.join(known)}")
-    wanted = {verdict_filter(v) for v in verdicts}
-    out = []
-    for study, table in tables:
-        if studies and study not in studies:
-            continue
-        if wanted:
-            keep = [robust_word(r) in wanted for r in table.to_dict("records")]
-            table = table[keep].reset_index(drop=True)
-        if len(table):
-            out.append((study, table))
-    return out
-
-
 def cmd_claims(args) -> int:
     from mlfsbench.report.claim_records import claim_records, tsv
+    from mlfsbench.report.verdict_tables import (
+        claims_folders,
+        filter_tables,
+        read_readings,
+        reading_counts,
+        study_verdicts,
+        verdict_counts,
+    )
 
     folders = dict(claims_folders(args.result_dir))
     tables = filter_tables([(s, study_verdicts(f)) for s, f in folders.items()],
@@ -534,7 +423,7 @@ def cmd_claims(args) -> int:
     if args.json or args.tsv:
         records = []
         for study, table in tables:
-            records += claim_records(study, table, _read_readings(folders[study]))
+            records += claim_records(study, table, read_readings(folders[study]))
         sys.stdout.write(dumps_json(records) if args.json else tsv(records))
         return 0
     if not tables:
@@ -571,12 +460,7 @@ def cmd_claims(args) -> int:
         print(", ".join(f"{n} {v}" for v, n in counts.items()))
     else:
         print()
-        rows = [[study, *(str(int((t["verdict"] == v).sum())) for v in verdicts),
-                 str(len(t))] for study, t in tables]
-        rows.append(["all", *(str(sum(int(r[i + 1]) for r in rows))
-                              for i in range(len(verdicts))),
-                     str(sum(int(r[-1]) for r in rows))])
-        print(_plain_table(["study", *verdicts, "claims"], rows))
+        print(_plain_table(["study", *verdicts, "claims"], verdict_counts(tables)))
     from mlfsbench.report.tally import TALLY_COLUMNS, tally_rows
 
     print()
@@ -590,32 +474,6 @@ def cmd_claims(args) -> int:
         print(_plain_table(["study", "reading", *verdicts, "claims"], by_reading,
                            left=2))
     return 0
-
-
-def reading_counts(tables: list[tuple[str, Any]]) -> list[list[str]]:
-    """Rows ``[study, reading, count per verdict..., claims]`` of the studies
-    that declare readings: their favoured readings first, then each other
-    reading's verdicts (a claim absent under a reading is not counted).
-
-    >>> import pandas as pd
-    >>> t = pd.DataFrame({"verdict": ["reproduced", "not reproduced"],
-    ...                   "favoured": ["s=a", "s=a"], "robustness": ["", ""],
-    ...                   "verdict:s=b": ["reproduced", "absent"]})
-    >>> reading_counts([("x", t)])
-    [['x', 's=a (favoured)', '1', '1', '0', '2'], ['x', 's=b', '1', '0', '0', '1']]
-    """
-    rows = []
-    for study, table in tables:
-        if "robustness" not in table.columns:
-            continue
-        columns = [("verdict", f"{table['favoured'].iloc[0]} (favoured)")]
-        columns += [(c, c.removeprefix("verdict:")) for c in table.columns
-                    if c.startswith("verdict:")]
-        for column, name in columns:
-            values = table[column]
-            counts = [int((values == v).sum()) for v in _COLOURS]
-            rows.append([study, name, *map(str, counts), str(sum(counts))])
-    return rows
 
 
 def _plain_table(header: list[str], rows: list[list[str]], left: int = 1,
