@@ -241,7 +241,7 @@ def test_a_run_ends_with_the_verdict_counts_and_the_paths(results, tmp_path_fact
 
 
 def test_run_verdicts_keep_to_the_run_s_studies(results):
-    from mlfsbench.cli import run_verdicts
+    from mlfsbench.cli.run import run_verdicts
 
     lines = run_verdicts(results, ["spolaor", "lee"])
     assert [line.split()[0] for line in lines[3:]] == ["spolaor", "all"]
