@@ -241,7 +241,7 @@ def test_a_run_ends_with_the_verdict_counts_and_the_paths(results, tmp_path_fact
 
 
 def test_run_verdicts_keep_to_the_run_s_studies(results):
-    from mlfsbench.cli import run_verdicts
+    from mlfsbench.cli.run import run_verdicts
 
     lines = run_verdicts(results, ["spolaor", "lee"])
     assert [line.split()[0] for line in lines[3:]] == ["spolaor", "all"]
@@ -250,3 +250,24 @@ def test_run_verdicts_keep_to_the_run_s_studies(results):
     # a run whose config has no claims file ends without a word on verdicts
     (results.parent / "plain" / "quick" / "tables").mkdir(parents=True)
     assert run_verdicts(results.parent / "plain", ["quick"]) == []
+
+
+def test_the_report_layer_reads_the_verdict_tables(results):
+    from mlfsbench.report.verdict_tables import (
+        claims_folders,
+        claims_tables,
+        filter_tables,
+        verdict_counts,
+    )
+
+    assert [s for s, _ in claims_folders(str(results))] == ["li", "old", "spolaor"]
+    assert claims_folders(str(results / "li")) == [("li", str(results / "li"))]
+    tables = claims_tables(str(results))
+    assert "robustness" in dict(tables)["li"].columns  # the robust table
+    kept = filter_tables(tables, ["li"], ["depends"])
+    assert [(s, t["claim"].tolist()) for s, t in kept] == [
+        ("li", ["emotions-best-around-37"])]
+    assert verdict_counts(kept) == [["li", "0", "1", "0", "1"],
+                                    ["all", "0", "1", "0", "1"]]
+    with pytest.raises(ValueError, match="no such folder"):
+        claims_folders(str(results / "nowhere"))

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from mlfsbench.cli import main, parse_params
+from mlfsbench.cli import main
+from mlfsbench.cli._common import parse_params
 
 BIN = Path(sys.executable).parent
 

@@ -14,7 +14,10 @@ import pandas as pd
 import pytest
 
 from mlfsbench import __version__
-from mlfsbench.cli import build_parser, main, method_details, run_verdicts, use_colour
+from mlfsbench.cli import build_parser, main
+from mlfsbench.cli._common import use_colour
+from mlfsbench.cli.methods import method_details
+from mlfsbench.cli.run import run_verdicts
 from mlfsbench.report.claims import COLUMNS
 
 BIN = Path(sys.executable).parent

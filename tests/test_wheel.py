@@ -69,7 +69,7 @@ def test_wheel_holds_the_package_data(wheel):
     assert {"mlfsbench/data/schemas/datasets.schema.yaml",
             "mlfsbench/workflow/schemas/config.schema.yaml",
             "mlfsbench/report/schemas/claims.schema.yaml",
-            "mlfsbench/py.typed", "mlfsbench/cli.py",
+            "mlfsbench/py.typed", "mlfsbench/cli/__init__.py",
             "mlfsbench/estimators/selectors/mim.py"} <= names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "mlfsbench = mlfsbench.cli:main" in zipfile.ZipFile(wheel).read(

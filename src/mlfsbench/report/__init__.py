@@ -14,6 +14,9 @@ imports it.
 - :mod:`~mlfsbench.report.claims` -- the paper's claims and their verdicts;
   :mod:`~mlfsbench.report.artificial` -- selectors on the generated problems
   of the ``artificial`` claims.
+- :mod:`~mlfsbench.report.verdict_tables` -- the verdict tables of a results
+  folder (its studies, their filters and counts), as ``mlfsbench claims`` and
+  the end of ``mlfsbench run`` read them.
 - :mod:`~mlfsbench.report.summary` -- the report's first page and the
   headline figures.
 - :mod:`~mlfsbench.report.names` -- method keys and display names;

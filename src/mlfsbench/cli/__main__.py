@@ -1,0 +1,7 @@
+"""``python -m mlfsbench.cli``: the ``mlfsbench`` command."""
+
+import sys
+
+from mlfsbench.cli import main
+
+sys.exit(main())
