@@ -3,8 +3,8 @@
 ``X`` is a dense ``float64`` array or a ``scipy.sparse.csr_matrix`` (sparse
 ARFF stays sparse); missing values are ``NaN``. ``Y`` is a dense ``uint8``
 0/1 matrix, or ``float64`` real-valued targets for multi-target regression
-data (:attr:`Dataset.is_regression`). ``is_test`` marks the instances that came from a given test file
-(all ``False`` when the dataset was one file).
+data (:attr:`Dataset.is_regression`). ``is_test`` marks the instances that
+came from a given test file (all ``False`` when the dataset was one file).
 """
 
 from __future__ import annotations

@@ -204,14 +204,16 @@ def load_mldr(path: PathLike, *, name: str | None = None,
         j = int(np.flatnonzero(bad.any(axis=0))[0])
         raise DataFormatError(f"{where}: label {names[j]!r} has values other than 0/1")
     features = frame.iloc[:, feature_idx]
-    text = [c for c, t in features.dtypes.items() if not pd.api.types.is_numeric_dtype(t)]
+    text = [c for c, t in features.dtypes.items()
+            if not pd.api.types.is_numeric_dtype(t)]
     if text:
         raise DataFormatError(
             f"{where}: non-numeric feature column(s) {', '.join(map(str, text[:5]))}"
         )
     X = features.to_numpy(dtype=np.float64, na_value=np.nan)
     if missing == "reject" and np.isnan(X).any():
-        cols = [columns[feature_idx[j]] for j in np.flatnonzero(np.isnan(X).any(axis=0))]
+        cols = [columns[feature_idx[j]]
+                for j in np.flatnonzero(np.isnan(X).any(axis=0))]
         raise DataFormatError(
             f"{where}: missing values in attribute(s) {', '.join(cols[:5])}"
         )
