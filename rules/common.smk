@@ -6,8 +6,8 @@ from snakemake.utils import validate
 
 from mlfsbench.data.rawfiles import RAW_FILE_ROLES
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
-from mlfsbench.workflow.config import CONFIG_SCHEMA, canonical, config_source
-from mlfsbench.workflow.config import content_digest
+from mlfsbench.workflow.config import CONFIG_SCHEMA, config_source
+from mlfsbench.workflow.ids import canonical, content_digest
 from mlfsbench.workflow.plan import alternatives, cache_keys, make_plan, mem_mb_of
 from mlfsbench.workflow.plan import read_config
 

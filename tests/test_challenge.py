@@ -25,15 +25,11 @@ from snakemake.utils import validate
 
 from mlfsbench import cli
 from mlfsbench.evaluation.metrics import METRICS
-from mlfsbench.workflow.config import (
-    CONFIG_SCHEMA,
-    challenge_config,
-    challenger_ids,
-    check_control,
-    method_id,
-    study_names,
-)
+from mlfsbench.workflow.checks import check_control
+from mlfsbench.workflow.config import CONFIG_SCHEMA
+from mlfsbench.workflow.ids import method_id
 from mlfsbench.workflow.plan import make_plan, read_config
+from mlfsbench.workflow.studies import challenge_config, challenger_ids, study_names
 
 from .conftest import REPO_ROOT, jobs_of
 

@@ -126,7 +126,7 @@ def test_ranks_averaged_over_the_grid_tie_only_when_equal():
 
 
 def test_plan_lists_the_flagged_entries_as_challengers():
-    from mlfsbench.workflow.config import method_id
+    from mlfsbench.workflow.ids import method_id
     from mlfsbench.workflow.plan import Plan
 
     mine = {"name": "ig-br", "discretize": {"strategy": "none"}, "challenger": True}

@@ -77,7 +77,7 @@ def test_relative_and_missing_imports_are_resolved(package_copy):
 
 def test_the_rules_import_lines_are_read(package_copy, tmp_path):
     smk = tmp_path / "common.smk"
-    smk.write_text("import os\nfrom mlfsbench.workflow.config import (\n"
+    smk.write_text("import os\nfrom mlfsbench.workflow.ids import (\n"
                    "    cache_id,\n    method_id,\n)\n\nrule x:\n"
                    "    input: 'a'\n\nfrom mlfsbench.workflow.stages import gone\n"
                    "from mlfsbench.workflow.compare import compare\n")

@@ -13,7 +13,7 @@ import yaml
 from mlfsbench.report.compare import cd_alt, write_comparison
 from mlfsbench.report.names import display_name
 from mlfsbench.report.summary import headline_plot, summary_info, write_summary
-from mlfsbench.workflow.config import method_id, method_labels
+from mlfsbench.workflow.ids import method_id, method_labels
 
 
 def summary_frame() -> pd.DataFrame:

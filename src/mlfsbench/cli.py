@@ -67,7 +67,7 @@ def cmd_select(args) -> int:
     """The select stage's per-fold function on the whole file (one "fold"
     whose training part is every instance); the JSON is its record."""
     from mlfsbench.data import load_dataset
-    from mlfsbench.workflow.config import check_params
+    from mlfsbench.workflow.checks import check_params
     from mlfsbench.workflow.folds import discretize_fold, fold_data, select_fold
 
     if args.n_features is not None and args.n_features < 1:
@@ -291,7 +291,7 @@ def _challenger(kind: str, name: str, params: dict[str, Any],
                 ident: str | None = None) -> dict[str, Any]:
     """A challenger's config entry; an unknown name or a bad parameter is an
     error naming it (with the registered names it resembles)."""
-    from mlfsbench.workflow.config import check_params
+    from mlfsbench.workflow.checks import check_params
 
     cls = registry.get(kind, name)  # KeyError: "did you mean ...?"
     unknown = sorted(set(params) - set(registry.parameters(cls)))
@@ -315,8 +315,8 @@ def cmd_challenge(args) -> int:
     import logging
 
     from mlfsbench.io import write_text
-    from mlfsbench.workflow.config import challenge_config
     from mlfsbench.workflow.runner import run
+    from mlfsbench.workflow.studies import challenge_config
 
     workdir = os.path.abspath(args.workdir)
     selectors = []
@@ -434,7 +434,7 @@ def claims_folders(path: str) -> list[tuple[str, str]]:
     A folder with no verdict table says why: no experiment, or, for an
     experiment, the claims stage's log line that tells why it did not finish.
     """
-    from mlfsbench.workflow.config import VARIANT_MARK
+    from mlfsbench.workflow.readings import VARIANT_MARK
 
     root = os.fspath(path)
     if not os.path.isdir(root):

@@ -1,9 +1,10 @@
 """How the report names a method of the result tables.
 
-A configured method has one identifier (:func:`mlfsbench.workflow.config.method_id`,
-the key of every table) and names given by its config entry
-(:func:`mlfsbench.workflow.config.method_names`: its readable label first,
-then the other names a claims file may use). The report compares *methods*:
+A configured method has one identifier (the workflow's
+``mlfsbench.workflow.ids.method_id``, the key of every table) and names given
+by its config entry (``mlfsbench.workflow.ids.method_names``: its readable
+label first, then the other names a claims file may use; the workflow hands
+them to the report as data). The report compares *methods*:
 a selector, joined with the classifier's identifier when an experiment has
 several classifiers (:func:`method_key`), and shows them by their labels
 (:func:`display_name`). The all-features baseline is

@@ -576,7 +576,7 @@ def headline_alt(summary: pd.DataFrame, metric: str,
 def challengers(experiment: Mapping[str, Any]) -> list[str]:
     """The method ids of an experiment's entries flagged ``challenger: true``
     (as :meth:`mlfsbench.workflow.plan.Plan.challengers`)."""
-    from mlfsbench.workflow.config import method_id
+    from mlfsbench.workflow.ids import method_id
 
     return [method_id(e) for kind in ("selectors", "classifiers")
             for e in experiment.get(kind) or [] if e.get("challenger")]
@@ -673,7 +673,7 @@ def summary_info(experiments: Mapping[str, Mapping[str, Any]],
                                    if d in named}
         mine = challengers(x)
         if mine:  # its challenge page, beside this page's results/ folder
-            from mlfsbench.workflow.config import method_labels
+            from mlfsbench.workflow.ids import method_labels
 
             shown = {**method_labels(x.get("selectors") or []),
                      **method_labels(x.get("classifiers") or [])}

@@ -16,12 +16,12 @@ cache keys back to its own names (its split names and method ids).
 
 The "all" point of a grid runs once per dataset, split, classifier and
 input (raw features or one discretization's codes), not once per selector:
-its rows join every selector's table (:func:`~mlfsbench.workflow.config.
+its rows join every selector's table (:func:`~mlfsbench.workflow.grids.
 split_full_point`).
 
 An experiment's ``readings`` (the choices its paper leaves open) expand into
 the experiment under their favoured options and one variant per other option
-(:func:`~mlfsbench.workflow.config.expand_readings`); a variant's jobs are
+(:func:`~mlfsbench.workflow.readings.expand_readings`); a variant's jobs are
 the experiment's where the option changes nothing, so only what it changes
 runs again.
 """
@@ -40,38 +40,39 @@ from mlfsbench.data.rawfiles import file_sha256, raw_files, verify_raw_files
 from mlfsbench.data.split import n_folds
 from mlfsbench.data.table import DatasetSpec
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER, METRICS
+from mlfsbench.workflow.checks import check_experiment
 from mlfsbench.workflow.config import (
+    check_config,
+    check_config_file,
+    load_experiment_files,
+)
+from mlfsbench.workflow.grids import (
     all_features_id,
+    check_grid_fits,
+    dataset_feature_counts,
+    experiment_feature_counts,
+    grid_id,
+    prepared_feature_counts,
+    split_full_point,
+)
+from mlfsbench.workflow.ids import (
     applies_to,
     cache_id,
     canonical,
-    challenger_ids,
-    check_config,
-    check_config_file,
-    check_experiment,
-    check_grid_fits,
-    check_readings,
     classifier_input,
     content_digest,
-    dataset_feature_counts,
     discretization_id,
     entry_params,
-    expand_readings,
-    experiment_feature_counts,
-    grid_id,
     input_kind,
-    is_challenger,
-    load_experiment_files,
     method_id,
     method_labels,
     method_names,
-    prepared_feature_counts,
-    printed_path,
     protocol,
-    split_full_point,
     split_id,
 )
+from mlfsbench.workflow.readings import check_readings, expand_readings
 from mlfsbench.workflow.resources import prepared_mb, request_mb
+from mlfsbench.workflow.studies import challenger_ids, is_challenger, printed_path
 
 #: The kinds of configured methods, as the plan's ``entries`` key them.
 KINDS = ("selector", "classifier", "transformation")
@@ -486,7 +487,7 @@ class Plan:
         """The method ids (as in the tables' selector and classifier columns)
         of the experiment's entries flagged ``challenger: true``, selectors
         then classifiers; the statistics, paper tables and claims leave them
-        out (:func:`~mlfsbench.workflow.config.challenger_ids`)."""
+        out (:func:`~mlfsbench.workflow.studies.challenger_ids`)."""
         return challenger_ids(self.experiments[experiment])
 
     # ---------------------------------------------------------- code versions
@@ -646,7 +647,7 @@ def make_plan(config: dict[str, Any],
     ``table`` (dataset name -> row) is read from the config's
     ``datasets_table`` when not given. An experiment with ``readings`` runs
     under their favoured options and has one variant per other option
-    (:func:`~mlfsbench.workflow.config.expand_readings`): the plan's
+    (:func:`~mlfsbench.workflow.readings.expand_readings`): the plan's
     ``experiments`` hold both, ``main_experiments`` the configured ones. The
     experiments are checked against the table first (:func:`check_experiments`).
     """

@@ -43,14 +43,8 @@ from mlfsbench.report.claims._base import (
 )
 from mlfsbench.report.claims.results import Results
 from mlfsbench.report.claims.rules import rule
-from mlfsbench.workflow.config import (
-    challenger_ids,
-    entry_params,
-    is_challenger,
-    method_id,
-    method_names,
-    printed_path,
-)
+from mlfsbench.workflow.ids import entry_params, method_id, method_names
+from mlfsbench.workflow.studies import challenger_ids, is_challenger, printed_path
 
 CLAIMS_SCHEMA = files("mlfsbench.report") / "schemas" / "claims.schema.yaml"
 """The JSON schema of a claims file (package data)."""
@@ -385,7 +379,7 @@ def scoring_variants(data: Mapping[str, Any], experiment: str, results: Results,
 def method_aliases(entries: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     """Claim names of configured selectors -> their identifiers.
 
-    Every name :func:`mlfsbench.workflow.config.method_names` gives an entry
+    Every name :func:`mlfsbench.workflow.ids.method_names` gives an entry
     (its label, the registry ``name`` when only one entry has it, the
     identifier) names it.
     """
@@ -422,7 +416,7 @@ def write_claims(claims_path: PathLike, experiment: str,
     options, :func:`scoring_variants`).
 
     ``printed``: the study's printed tables (default: the file beside the
-    claims file, :func:`mlfsbench.workflow.config.printed_path`).
+    claims file, :func:`mlfsbench.workflow.studies.printed_path`).
     """
     data = load_claims(claims_path)
     # datasets this run could not obtain (the plan's exclusion), with why
