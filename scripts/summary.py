@@ -6,8 +6,8 @@ from mlfsbench.workflow.logutil import log_to
 from mlfsbench.workflow.provenance import code_version
 
 
-def main(experiments, files, readings, out, fragment):
-    write_summary(summary_info(experiments, files, readings), out,
+def main(experiments, files, readings, out, fragment, challengers=None):
+    write_summary(summary_info(experiments, files, readings, challengers), out,
                   code=code_version(), fragment=fragment)
 
 
@@ -15,4 +15,5 @@ if __name__ == "__main__":
     smk = snakemake  # noqa: F821 (injected by Snakemake)
     with log_to(smk.log[0]):
         main(dict(smk.params.experiments), list(smk.input.files),
-             dict(smk.params.readings), smk.output.html, smk.output.fragment)
+             dict(smk.params.readings), smk.output.html, smk.output.fragment,
+             challengers=dict(smk.params.challengers))

@@ -272,6 +272,8 @@ def claims_bytes(root: Path, experiment: dict, exclude: list[str]) -> bytes:
     claims rule's table, by the functions the rules call."""
     from mlfsbench.report.claims import write_claims
     from mlfsbench.report.compare import write_comparison
+    from mlfsbench.workflow.report_params import claims_setting
+    from mlfsbench.workflow.studies import printed_path
 
     stats = experiment["stats"]
     for metric in stats["metrics"]:
@@ -281,7 +283,8 @@ def claims_bytes(root: Path, experiment: dict, exclude: list[str]) -> bytes:
                          n_features=stats["n_features"],
                          control=stats.get("control"), exclude=exclude)
     out = root / "tables" / "claims.tsv"
-    write_claims(experiment["claims"], "lee2016", experiment, root, out)
+    write_claims(experiment["claims"], "lee2016", claims_setting(experiment), root,
+                 out, printed=printed_path(experiment["claims"]))
     return out.read_bytes()
 
 

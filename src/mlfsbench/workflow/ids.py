@@ -199,6 +199,21 @@ def method_labels(entries: list[dict[str, Any]]) -> dict[str, str]:
     return {ident: names[0] for ident, names in method_names(entries).items()}
 
 
+def method_aliases(entries: list[dict[str, Any]]) -> dict[str, str]:
+    """Every name of the configured entries -> its identifier: each name
+    :func:`method_names` gives an entry (its label, the registry ``name``
+    when only one entry has it, the identifier). How a claims file's or a
+    printed table's method names (``ig-br``) find the tables' columns
+    (``ig-br-72bc78c7``).
+
+    >>> method_aliases([{"name": "mim-br"}, {"id": "g1", "name": "gm"},
+    ...                 {"id": "g2", "name": "gm", "label": "GM 2"}])
+    {'mim-br': 'mim-br', 'g1': 'g1', 'GM 2': 'g2', 'g2': 'g2'}
+    """
+    return {name: ident for ident, names in method_names(list(entries)).items()
+            for name in names}
+
+
 def discretization_id(spec: dict[str, Any] | None) -> str:
     """Path component of a discretization, e.g. ``equal-width-5``; ``none``."""
     if not spec or spec.get("strategy", "none") == "none":

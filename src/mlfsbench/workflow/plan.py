@@ -64,13 +64,14 @@ from mlfsbench.workflow.ids import (
     discretization_id,
     entry_params,
     input_kind,
+    method_aliases,
     method_id,
     method_labels,
-    method_names,
     protocol,
     split_id,
 )
 from mlfsbench.workflow.readings import check_readings, expand_readings
+from mlfsbench.workflow.report_params import challenger_labels, claims_setting
 from mlfsbench.workflow.resources import prepared_mb, request_mb
 from mlfsbench.workflow.studies import challenger_ids, is_challenger, printed_path
 
@@ -435,9 +436,7 @@ class Plan:
         """Every name of the experiment's selectors (label, registry name when
         one entry has it, id) -> its id: how a printed table's method names
         (``ig-br``) find our columns (``ig-br-72bc78c7``)."""
-        x = self.experiments[wildcards.experiment]
-        return {name: ident for ident, names in method_names(x["selectors"]).items()
-                for name in names}
+        return method_aliases(self.experiments[wildcards.experiment]["selectors"])
 
     def experiment_datasets(self, wildcards) -> list[str]:
         return self.experiments[wildcards.experiment]["datasets"]
@@ -472,9 +471,18 @@ class Plan:
         path = printed_path(claims) if claims else None
         return [path] if path else []
 
-    def experiment_config(self, wildcards) -> dict[str, Any]:
-        """An experiment's config, for the claims stage's method names."""
-        return canonical(self.experiments[wildcards.experiment])
+    def claims_setting(self, wildcards) -> dict[str, Any]:
+        """What the claims stage reads of an experiment: its datasets, its
+        methods' names and parameters, its challengers
+        (:func:`~mlfsbench.workflow.report_params.claims_setting`)."""
+        return claims_setting(self.experiments[wildcards.experiment])
+
+    def challenger_labels(self) -> dict[str, list[str]]:
+        """Main experiment -> the readable names of its challengers, for the
+        experiments that have some (the summary page links their challenge
+        pages)."""
+        out = {e: challenger_labels(self.experiments[e]) for e in self.main_experiments}
+        return {e: labels for e, labels in out.items() if labels}
 
     def provenance_config(self, wildcards) -> dict[str, Any]:
         """What the experiment's provenance records: its own config and the
