@@ -57,9 +57,8 @@ def load_experiment_files(config: dict[str, Any]) -> dict[str, Any]:
     return config
 
 
-# ----------------------------------------------------------- challenge mode
-
-
+#: Experiment names that the workflow's own folders take (``results/shared/``
+#: holds the cache shared by every experiment).
 RESERVED_EXPERIMENTS = ("shared",)
 
 

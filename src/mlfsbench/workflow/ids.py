@@ -252,6 +252,7 @@ def applies_to(entry: dict[str, Any], dataset: str) -> bool:
     return not only or dataset in only
 
 
+# ------------------------------------------------------------- cache keys
 # Outputs from the split on are shared by all experiments: they are keyed by
 # what they are (a split protocol, a method's content), not by the experiment
 # or the name an experiment gives them.

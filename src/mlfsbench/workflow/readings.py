@@ -8,6 +8,7 @@ from typing import Any
 
 from mlfsbench.workflow.ids import method_id
 
+# ---------------------------------------------------------------- readings
 # An experiment's ``readings`` name the choices its paper leaves open (or
 # that the authors' code makes otherwise than the text): each reading has
 # options that override parts of the experiment and the option the evidence
