@@ -73,8 +73,8 @@ def _fit(study: str, name: str, entry: dict, mulan_dir: str, fold: int,
     from mlfsbench.data.split import make_splits
     from mlfsbench.estimators import registry
     from mlfsbench.estimators.discretizers.unsupervised import make_discretizer
-    from mlfsbench.workflow.config import entry_params, input_kind
     from mlfsbench.workflow.folds import fold_data
+    from mlfsbench.workflow.ids import entry_params, input_kind
 
     ds = load(name, Path(mulan_dir))
     experiment, split = SPLITS[study]

@@ -31,7 +31,8 @@ rule claims:
         mem_mb=1000,
         runtime=30,
     params:
-        experiment=experiment_config,
+        # the experiment's datasets, methods' names and parameters, challengers
+        experiment=claims_setting,
         study=study_of,
         files=claims_digest,
         code=code("claims.py", "claims"),
@@ -121,6 +122,8 @@ rule summary:
         readings=canonical(
             {e: PLAN.readings[e] for e in MAIN_EXPERIMENTS if e in PLAN.readings}
         ),
+        # the challengers' names, by experiment (a link to each challenge page)
+        challengers=canonical(PLAN.challenger_labels()),
         # the claims files the page reads (papers, datasets named)
         files=content_digest(
             sorted({x["claims"] for x in MAIN_EXPERIMENTS.values() if x.get("claims")})

@@ -6,9 +6,9 @@ from snakemake.utils import validate
 
 from mlfsbench.data.rawfiles import RAW_FILE_ROLES
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
-from mlfsbench.report.challenge import challenge_id
-from mlfsbench.workflow.config import CONFIG_SCHEMA, canonical, config_source
-from mlfsbench.workflow.config import content_digest
+from mlfsbench.report.names import challenge_id
+from mlfsbench.workflow.config import CONFIG_SCHEMA, config_source
+from mlfsbench.workflow.ids import canonical, content_digest
 from mlfsbench.workflow.plan import alternatives, cache_keys, make_plan, mem_mb_of
 from mlfsbench.workflow.plan import challenge_history, earlier_challenges
 from mlfsbench.workflow.plan import read_config
@@ -53,7 +53,7 @@ selector_threads, disc_params = PLAN.selector_threads, PLAN.disc_params
 transform_name, transform_params = PLAN.transform_name, PLAN.transform_params
 classifier_name, classifier_params = PLAN.classifier_name, PLAN.classifier_params
 grid, labels, stats_options = PLAN.grid, PLAN.labels, PLAN.stats_options
-claims_file, experiment_config = PLAN.claims_file, PLAN.experiment_config
+claims_file, claims_setting = PLAN.claims_file, PLAN.claims_setting
 printed_file, study_of = PLAN.printed_file, PLAN.study
 readings_spec, claims_digest = PLAN.readings_spec, PLAN.claims_digest
 printed_digest, method_aliases = PLAN.printed_digest, PLAN.method_aliases

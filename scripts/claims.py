@@ -6,11 +6,11 @@ from mlfsbench.report.claims import write_claims
 from mlfsbench.workflow.logutil import log_to
 
 
-def main(claims, experiment, experiment_config, out, html_out, printed=None,
+def main(claims, experiment, setting, out, html_out, printed=None,
          study=None, scoring_out=None):
     # A variant of an experiment's readings is judged on that experiment's claims.
     root = os.path.dirname(os.path.dirname(out))  # results/<experiment>
-    table = write_claims(claims, study or experiment, experiment_config, root, out,
+    table = write_claims(claims, study or experiment, setting, root, out,
                          html_out, printed=printed, scoring_out=scoring_out)
     for verdict, count in table["verdict"].value_counts().items():
         print(f"{experiment}: {count} {verdict}")

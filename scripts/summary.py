@@ -6,8 +6,10 @@ from mlfsbench.workflow.logutil import log_to
 from mlfsbench.workflow.provenance import code_version
 
 
-def main(experiments, files, readings, paper_datasets, out, fragment):
-    write_summary(summary_info(experiments, files, readings, paper_datasets), out,
+def main(experiments, files, readings, paper_datasets, out, fragment,
+         challengers=None):
+    write_summary(summary_info(experiments, files, readings, challengers,
+                               paper_datasets), out,
                   code=code_version(), fragment=fragment)
 
 
@@ -16,4 +18,5 @@ if __name__ == "__main__":
     with log_to(smk.log[0]):
         main(dict(smk.params.experiments), list(smk.input.files),
              dict(smk.params.readings), dict(smk.params.paper_datasets),
-             smk.output.html, smk.output.fragment)
+             smk.output.html, smk.output.fragment,
+             challengers=dict(smk.params.challengers))

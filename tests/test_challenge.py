@@ -25,15 +25,11 @@ from snakemake.utils import validate
 
 from mlfsbench import cli
 from mlfsbench.evaluation.metrics import METRICS
-from mlfsbench.workflow.config import (
-    CONFIG_SCHEMA,
-    challenge_config,
-    challenger_ids,
-    check_control,
-    method_id,
-    study_names,
-)
+from mlfsbench.workflow.checks import check_control
+from mlfsbench.workflow.config import CONFIG_SCHEMA
+from mlfsbench.workflow.ids import method_id
 from mlfsbench.workflow.plan import make_plan, read_config
+from mlfsbench.workflow.studies import challenge_config, challenger_ids, study_names
 
 from .conftest import REPO_ROOT, jobs_of
 
@@ -276,6 +272,8 @@ def claims_bytes(root: Path, experiment: dict, exclude: list[str]) -> bytes:
     claims rule's table, by the functions the rules call."""
     from mlfsbench.report.claims import write_claims
     from mlfsbench.report.compare import write_comparison
+    from mlfsbench.workflow.report_params import claims_setting
+    from mlfsbench.workflow.studies import printed_path
 
     stats = experiment["stats"]
     for metric in stats["metrics"]:
@@ -285,7 +283,8 @@ def claims_bytes(root: Path, experiment: dict, exclude: list[str]) -> bytes:
                          n_features=stats["n_features"],
                          control=stats.get("control"), exclude=exclude)
     out = root / "tables" / "claims.tsv"
-    write_claims(experiment["claims"], "lee2016", experiment, root, out)
+    write_claims(experiment["claims"], "lee2016", claims_setting(experiment), root,
+                 out, printed=printed_path(experiment["claims"]))
     return out.read_bytes()
 
 

@@ -127,7 +127,7 @@ def test_ranks_averaged_over_the_grid_tie_only_when_equal():
 
 
 def test_plan_lists_the_flagged_entries_as_challengers():
-    from mlfsbench.workflow.config import method_id
+    from mlfsbench.workflow.ids import method_id
     from mlfsbench.workflow.plan import Plan
 
     mine = {"name": "ig-br", "discretize": {"strategy": "none"}, "challenger": True}
@@ -686,8 +686,8 @@ def test_every_challenge_kept_most_recent_first(tmp_path):
 
 
 def test_plan_names_the_challengers_and_the_papers_datasets():
-    from mlfsbench.workflow.config import resolve_extends
     from mlfsbench.workflow.plan import Plan
+    from mlfsbench.workflow.studies import resolve_extends
 
     paper = [f"d{i}" for i in range(1, 9)]
     study = {"datasets": paper, "selectors": [{"name": "mim-br"}],

@@ -20,9 +20,11 @@ from mlfsbench.report.claims import (
     evaluate_claim,
     evaluate_claims,
     load_claims,
-    method_aliases,
     write_claims,
 )
+from mlfsbench.workflow.ids import method_aliases
+from mlfsbench.workflow.report_params import claims_setting
+from mlfsbench.workflow.studies import printed_path
 
 REPO = Path(__file__).resolve().parents[1]
 PAPERS = ["doquire2013", "lee2016", "li2017", "sechidis2019", "spolaor2013"]
@@ -416,7 +418,8 @@ def test_write_claims_and_cli(tmp_path, capsys):
     config = {"datasets": ["a", "b"],
               "selectors": [{"name": "good"}, {"name": "mid"}, {"name": "bad"}]}
     out = root / "tables" / "claims.tsv"
-    write_claims(claims, "x", config, root, out, root / "tables" / "claims.html")
+    write_claims(claims, "x", claims_setting(config), root, out,
+                 root / "tables" / "claims.html")
     table = pd.read_csv(out, sep="\t")
     assert table["verdict"].tolist() == [REPRODUCED, NOT_REPRODUCED]
     html = (root / "tables" / "claims.html").read_text()
@@ -914,7 +917,9 @@ def test_write_claims_reads_the_printed_file_beside_the_claims_file(tmp_path, ca
     config = {"datasets": ["a", "b"],
               "selectors": [{"name": "good"}, {"name": "mid"}, {"name": "bad"}]}
     out = root / "tables" / "claims.tsv"
-    table = write_claims(claims, "x", config, root, out).set_index("claim")
+    # the plan finds the printed tables beside the claims file
+    table = write_claims(claims, "x", claims_setting(config), root, out,
+                         printed=printed_path(claims)).set_index("claim")
     # the paper's own table: good best on both datasets, so 'good wins' is
     # judged on ours (good on both at K = 2) ...
     assert table.at["good-wins", "verdict"] == REPRODUCED

@@ -7,21 +7,20 @@ import pytest
 import yaml
 
 from mlfsbench.data import read_datasets_table
+from mlfsbench.workflow.checks import check_control, check_experiment, check_methods
 from mlfsbench.workflow.config import (
     CONFIG_SCHEMA,
     check_config,
     check_config_file,
-    check_control,
-    check_experiment,
-    check_grid_fits,
-    check_methods,
-    entry_params,
-    feature_counts,
     load_experiment_files,
-    method_id,
-    prepared_feature_counts,
     schema_problem,
 )
+from mlfsbench.workflow.grids import (
+    check_grid_fits,
+    feature_counts,
+    prepared_feature_counts,
+)
+from mlfsbench.workflow.ids import entry_params, method_id
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -263,7 +262,7 @@ def test_shipped_ids_did_not_change():
 
 
 def test_split_and_cache_ids_are_keyed_by_content():
-    from mlfsbench.workflow.config import cache_id, split_id
+    from mlfsbench.workflow.ids import cache_id, split_id
 
     # the same protocol under two names, with and without the default seed
     assert split_id({"type": "kfold", "k": 10}) == split_id(
@@ -398,7 +397,7 @@ def test_a_reading_may_be_marked_a_probe(probe, message, monkeypatch):
 
 
 def test_a_probe_flag_other_than_a_boolean_is_refused_without_the_schema():
-    from mlfsbench.workflow.config import check_readings
+    from mlfsbench.workflow.readings import check_readings
 
     x = {"datasets": ["d"], "classifiers": [{"name": "mlknn"}],
          "readings": {"grid": {"about": "", "favoured": "a", "probe": "true",
@@ -435,7 +434,7 @@ def test_the_probe_flag_reaches_the_readings_spec(monkeypatch):
 
 
 def test_an_option_may_run_on_a_subset_of_the_datasets():
-    from mlfsbench.workflow.config import apply_option, expand_readings
+    from mlfsbench.workflow.readings import apply_option, expand_readings
 
     x = {"datasets": ["a", "b", "c"], "n_features": [1],
          "dataset_n_features": {"b": [2]},

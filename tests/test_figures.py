@@ -12,7 +12,7 @@ from mlfsbench.report.compare import cd_title, write_comparison
 from mlfsbench.report.names import metric_label
 from mlfsbench.report.selections import stability_plot
 from mlfsbench.report.summary import headline_plot
-from mlfsbench.workflow.config import method_labels
+from mlfsbench.workflow.ids import method_labels
 
 SELECTORS = ("mim", "pmu", "gm2")
 

@@ -63,6 +63,20 @@ def test_an_upward_import_in_a_function_fails(package_copy):
         "mlfsbench.data.dataset (data) imports mlfsbench.report.claims (report)"]
 
 
+def test_the_report_imports_nothing_of_the_workflow(package_copy):
+    module = package_copy / "report" / "names.py"
+    module.write_text(module.read_text() + (
+        "\n\ndef _ids(entries):\n"
+        "    from mlfsbench.workflow.ids import method_id\n"
+        "    return [method_id(e) for e in entries]\n"))
+    assert check(package_copy) == [
+        "mlfsbench.report.names (report) imports mlfsbench.workflow.ids (workflow),"
+        " which report may not import"]
+    # the layers above may
+    assert check_source("from mlfsbench.workflow.ids import method_id\n",
+                        "mlfsbench.cli") == []
+
+
 def test_relative_and_missing_imports_are_resolved(package_copy):
     (package_copy / "estimators" / "extra.py").write_text(
         "from ..workflow import config\nfrom . import registry\n"
@@ -77,7 +91,7 @@ def test_relative_and_missing_imports_are_resolved(package_copy):
 
 def test_the_rules_import_lines_are_read(package_copy, tmp_path):
     smk = tmp_path / "common.smk"
-    smk.write_text("import os\nfrom mlfsbench.workflow.config import (\n"
+    smk.write_text("import os\nfrom mlfsbench.workflow.ids import (\n"
                    "    cache_id,\n    method_id,\n)\n\nrule x:\n"
                    "    input: 'a'\n\nfrom mlfsbench.workflow.stages import gone\n"
                    "from mlfsbench.workflow.compare import compare\n")

@@ -129,7 +129,8 @@ def test_sechidis2019_headline_threshold_is_met_by_the_papers_own_table():
 
 
 def test_sechidis2019_new_claims_name_configured_methods():
-    from mlfsbench.report.claims import claims_for, load_claims, method_aliases
+    from mlfsbench.report.claims import claims_for, load_claims
+    from mlfsbench.workflow.ids import method_aliases
 
     data = load_claims(REPO / "config/papers/sechidis2019.claims.yaml")
     exps = experiments("sechidis2019")

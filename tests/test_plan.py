@@ -13,18 +13,20 @@ import yaml
 from snakemake.utils import validate
 
 from mlfsbench.data.split import n_folds
-from mlfsbench.workflow.config import (
-    CONFIG_SCHEMA,
+from mlfsbench.workflow.config import CONFIG_SCHEMA
+from mlfsbench.workflow.grids import (
     all_features_id,
+    dataset_feature_counts,
+    grid_id,
+    split_full_point,
+)
+from mlfsbench.workflow.ids import (
     applies_to,
     cache_id,
     classifier_input,
-    dataset_feature_counts,
     discretization_id,
-    grid_id,
     input_kind,
     method_id,
-    split_full_point,
     split_id,
 )
 from mlfsbench.workflow.plan import (

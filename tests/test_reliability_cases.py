@@ -146,7 +146,7 @@ def test_corrupt_gzip_names_the_file(tmp_path):
 
 # --------------------------------------------------------------- parameters
 def test_s2_fraction_one_stays_a_fraction_in_the_workflow():
-    from mlfsbench.workflow.config import cache_id, entry_params, normalize_params
+    from mlfsbench.workflow.ids import cache_id, entry_params, normalize_params
 
     assert normalize_params("lee2016", {"n_labels": 1.0}) == {"n_labels": 1.0}
     assert isinstance(normalize_params("lee2016", {"n_labels": 1.0})["n_labels"],
@@ -166,7 +166,7 @@ def test_s2_cli_and_workflow_agree_on_a_fraction(capsys, shared_datasets):
     import json
 
     from mlfsbench.cli import main
-    from mlfsbench.workflow.config import entry_params
+    from mlfsbench.workflow.ids import entry_params
 
     folder = shared_datasets / "multi-label" / "emotions"
     base = ["select", str(folder / "emotions.arff"), "--xml",
@@ -224,7 +224,7 @@ def test_s4_repeated_experiment_in_an_experiment_file(tmp_path):
 
 def test_s4_repeated_key_in_a_claims_file(tmp_path):
     from mlfsbench.data import read_datasets_table
-    from mlfsbench.workflow.config import check_experiment
+    from mlfsbench.workflow.checks import check_experiment
     from mlfsbench.yamlfile import load_yaml_text
 
     from .conftest import REPO_ROOT
@@ -285,7 +285,8 @@ def test_u7_split_errors_are_specific(split, message):
     ("classifiers", "MLkNN", "mlknn"),
 ])
 def test_u7_misspelt_method_names_get_a_suggestion(key, name, suggestion):
-    from mlfsbench.workflow.config import check_config, check_methods
+    from mlfsbench.workflow.checks import check_methods
+    from mlfsbench.workflow.config import check_config
 
     config = _config()
     config["experiments"]["tiny"][key][0]["name"] = name

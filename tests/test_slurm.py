@@ -31,7 +31,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mlfsbench.workflow.config import cache_id
+from mlfsbench.workflow.ids import cache_id
 from mlfsbench.workflow.runner import copy_workflow
 
 from . import test_workflow as wf  # its config and dry-run helpers

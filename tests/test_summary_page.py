@@ -13,7 +13,7 @@ import yaml
 from mlfsbench.report.compare import cd_alt, write_comparison
 from mlfsbench.report.names import display_name
 from mlfsbench.report.summary import headline_plot, summary_info, write_summary
-from mlfsbench.workflow.config import method_id, method_labels
+from mlfsbench.workflow.ids import method_id, method_labels
 
 
 def summary_frame() -> pd.DataFrame:
@@ -246,3 +246,26 @@ def test_overview_counts_verdicts_that_depend_on_a_reading(tmp_path):
     files = ["results/s/tables/claims.tsv", "results/s/tables/robust_claims.tsv"]
     info = summary_info({"s": {"datasets": ["d"], "claims": None}}, files)
     assert info["s"]["claims"] == "results/s/tables/robust_claims.tsv"
+
+
+def test_challengers_come_from_the_plan_and_link_their_page(tmp_path):
+    # the workflow names the challengers (Plan.challenger_labels); the summary
+    # only shows them and links the study's challenge page
+    from mlfsbench.workflow.plan import Plan
+
+    x = {"datasets": ["a"], "description": "",
+         "selectors": [{"name": "mim-br"},
+                       {"name": "fimf", "challenger": True, "label": "My FIMF"}],
+         "classifiers": [{"name": "mlknn"}]}
+    plan = Plan({"experiments": {"s": x, "t": {**x, "selectors": [{"name": "a"}]}}},
+                {}, {})
+    labels = plan.challenger_labels()
+    assert labels == {"s": ["My FIMF"]}
+    info = summary_info({"s": x, "t": x}, [], challengers=labels)
+    assert info["s"]["challengers"] == ["My FIMF"]
+    assert info["s"]["challenge"] == "s/challenge/index.html"
+    assert "challenge" not in info["t"]  # no challengers handed over: no link
+    write_summary(info, tmp_path / "summary.html")
+    page = (tmp_path / "summary.html").read_text()
+    assert "<b>Challengers:</b> My FIMF" in page
+    assert "href='s/challenge/index.html'" in page

@@ -23,7 +23,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from mlfsbench.workflow.config import cache_id
+from mlfsbench.workflow.ids import cache_id
 from mlfsbench.workflow.runner import copy_workflow, rerun_trigger_args
 
 from .conftest import jobs_of

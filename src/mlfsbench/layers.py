@@ -9,14 +9,20 @@ floor, :mod:`mlfsbench.cli` the top. The
 repository's Snakemake scripts, rules and benchmarks sit above the package
 (:data:`TOP`): they may import any layer.
 
+One import downwards is forbidden too (:data:`FORBIDDEN`): the report
+imports nothing of the workflow. What its jobs need of a config (method
+names, labels, parameters, challengers) the workflow computes and the rules
+hand over as data (:mod:`mlfsbench.workflow.report_params`).
+
 ``data`` sits below ``estimators``: the data layer parses, stores and
 generates data and knows no method (the selectors run on the artificial
 problems are the report's, :mod:`mlfsbench.report.artificial`).
 
 :func:`check` reads the imports from the source (:mod:`ast`; the Python
 import lines of a ``.smk`` file or ``Snakefile`` by regular expression) and
-lists every import from a lower layer to a higher one, and every import of a
-package module that does not exist.
+lists every import from a lower layer to a higher one, every
+:data:`FORBIDDEN` one, and every import of a package module that does not
+exist.
 
 >>> check_source("from mlfsbench.report.claims import write_claims\\n",
 ...              "mlfsbench.data.dataset")
@@ -33,6 +39,9 @@ from pathlib import Path
 PACKAGE = "mlfsbench"
 #: The layers, lowest first: each may import only itself and those before it.
 LAYERS = ("io", "data", "estimators", "evaluation", "workflow", "report", "cli")
+#: (importer, imported) layers that may not import each other although the
+#: order allows it: the report reads the workflow's outputs and params only.
+FORBIDDEN = frozenset({("report", "workflow")})
 #: Code outside the package (scripts, rules, benchmarks): above every layer.
 TOP = "top"
 _GROUND = {"", "io", "yamlfile", "layers"}  # the root, io, YAML files, this module
@@ -104,6 +113,9 @@ def check_source(source: str, module: str, *, is_package: bool = False,
         theirs = layer(target)
         if _rank(theirs) > _rank(mine):
             problems.append(f"{module} ({mine}) imports {target} ({theirs})")
+        elif (mine, theirs) in FORBIDDEN:
+            problems.append(f"{module} ({mine}) imports {target} ({theirs}), "
+                            f"which {mine} may not import")
     return problems
 
 

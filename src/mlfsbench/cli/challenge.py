@@ -77,7 +77,7 @@ def challenger(kind: str, name: str, params: dict[str, Any],
                ident: str | None = None) -> dict[str, Any]:
     """A challenger's config entry; an unknown name or a bad parameter is an
     error naming it (with the registered names it resembles)."""
-    from mlfsbench.workflow.config import check_params
+    from mlfsbench.workflow.checks import check_params
 
     cls = registry.get(kind, name)  # KeyError: "did you mean ...?"
     unknown = sorted(set(params) - set(registry.parameters(cls)))
@@ -102,7 +102,7 @@ def run(args) -> int:
 
     from mlfsbench.io import write_text
     from mlfsbench.workflow import runner
-    from mlfsbench.workflow.config import challenge_config
+    from mlfsbench.workflow.studies import challenge_config
 
     workdir = os.path.abspath(args.workdir)
     selectors = []

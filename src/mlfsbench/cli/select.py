@@ -35,7 +35,7 @@ def run(args) -> int:
     """The select stage's per-fold function on the whole file (one "fold"
     whose training part is every instance); the JSON is its record."""
     from mlfsbench.data import load_dataset
-    from mlfsbench.workflow.config import check_params
+    from mlfsbench.workflow.checks import check_params
     from mlfsbench.workflow.folds import discretize_fold, fold_data, select_fold
 
     if args.n_features is not None and args.n_features < 1:

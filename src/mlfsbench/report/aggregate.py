@@ -166,7 +166,7 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
     every metric but the scoring variants (a study that compares all of them
     gets the same panels in both). ``challengers``: the ids of a challenge's
     methods (selectors or classifiers): their lines are drawn in the CD
-    diagrams' red (:data:`~mlfsbench.report.cd_diagram.HIGHLIGHT_COLOUR`,
+    diagrams' red (:data:`~mlfsbench.report.render.HIGHLIGHT_COLOUR`,
     which the other lines then skip), thicker, with diamonds, on top, and
     named "(challenger)" in the legend; without any the figure is as
     before. Ten panels of fifty K values for eight
@@ -219,9 +219,9 @@ def _dataset_figure(data: pd.DataFrame, dataset: str, metrics: Sequence[str],
     """The Figure of :func:`plot_dataset` for ``metrics`` (in that order)."""
     from matplotlib.figure import Figure
 
-    from mlfsbench.report.cd_diagram import HIGHLIGHT_COLOUR
     from mlfsbench.report.names import metric_label
     from mlfsbench.report.render import (
+        HIGHLIGHT_COLOUR,
         band_words,
         draw_baselines,
         has_band,

@@ -15,10 +15,10 @@ import numpy as np
 import pandas as pd
 
 from mlfsbench.evaluation.stats import cliques
+from mlfsbench.report.render import HIGHLIGHT_COLOUR
 
-#: Colour of the highlighted methods' lines and names (``highlight=``): red,
-#: which no other element of the diagram uses.
-HIGHLIGHT_COLOUR = "#d62728"
+# HIGHLIGHT_COLOUR (mlfsbench.report.render): the highlighted methods' lines
+# and names (``highlight=``), a red no other element of the diagram uses
 
 
 def too_few_datasets(n_methods: int, cd: float | None, n_datasets: int | None,
@@ -88,10 +88,11 @@ def critical_difference_diagram(avg_ranks, cd: float | None = None,
         Inches reserved on each side for the names.
     title : str, optional
     highlight : str or sequence of str, optional
-        Methods (names) drawn in :data:`HIGHLIGHT_COLOUR`: a thicker line
-        with a dot on the axis and the name in bold (e.g. a method challenging
-        a study's). Without it the figure is exactly the one drawn before the
-        option existed.
+        Methods (names) drawn in
+        :data:`~mlfsbench.report.render.HIGHLIGHT_COLOUR`: a thicker line
+        with a dot on the axis and the name in bold (e.g. a method
+        challenging a study's). Without it the figure is exactly the one
+        drawn before the option existed.
     n_datasets : int, optional
         The number of datasets N the ranks average over. When the CD exceeds
         ``k - 1``, the widest gap two average ranks can have, no difference

@@ -59,7 +59,11 @@ from mlfsbench.evaluation.stats import control_z_tests, holm_adjust, round_table
 from mlfsbench.io import BASELINE, format_table, read_table, write_text
 from mlfsbench.report.cd_diagram import HIGHLIGHT_COLOUR, critical_difference_diagram
 from mlfsbench.report.compare import cd_alt, cd_title, compare
-from mlfsbench.report.names import display_name, metric_label
+from mlfsbench.report.names import (
+    challenge_id,
+    display_name,
+    metric_label,
+)
 from mlfsbench.report.paper_tables import paper_table, to_html
 from mlfsbench.report.render import (
     TABLE_STYLE,
@@ -716,26 +720,6 @@ def write_challenge(summary_path: PathLike, runtime_path: PathLike | None,
         summary_page=os.path.relpath(os.path.abspath(summary_page), here).replace(
             os.sep, "/"), curves=curves))
     return rows
-
-
-#: Joins a study and its challenge's id in a challenge experiment's name
-#: (:data:`mlfsbench.workflow.config.CHALLENGE_MARK`).
-CHALLENGE_MARK = "+"
-
-
-def challenge_id(experiment: str, challengers: Sequence[str]) -> str:
-    """The challenge an experiment belongs to: what follows the ``+`` of a
-    challenge experiment's name (``mlfsbench challenge``'s ``--id``, else
-    its challenger's id), else its challengers' ids joined by commas.
-
-    >>> challenge_id("lee2016+variance-rank", ["variance-rank"])
-    'variance-rank'
-    >>> challenge_id("tiny", ["b", "a"])
-    'a,b'
-    """
-    if CHALLENGE_MARK in experiment:
-        return experiment.split(CHALLENGE_MARK, 1)[1]
-    return ",".join(sorted(set(challengers))) or experiment
 
 
 def write_challenges(experiments: Mapping[str, Sequence[str]],

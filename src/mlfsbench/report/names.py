@@ -1,9 +1,10 @@
 """How the report names a method of the result tables.
 
-A configured method has one identifier (:func:`mlfsbench.workflow.config.method_id`,
-the key of every table) and names given by its config entry
-(:func:`mlfsbench.workflow.config.method_names`: its readable label first,
-then the other names a claims file may use). The report compares *methods*:
+A configured method has one identifier (the workflow's
+``mlfsbench.workflow.ids.method_id``, the key of every table) and names given
+by its config entry (``mlfsbench.workflow.ids.method_names``: its readable
+label first, then the other names a claims file may use; the workflow hands
+them to the report as data). The report compares *methods*:
 a selector, joined with the classifier's identifier when an experiment has
 several classifiers (:func:`method_key`), and shows them by their labels
 (:func:`display_name`). The all-features baseline is
@@ -12,7 +13,7 @@ several classifiers (:func:`method_key`), and shows them by their labels
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
@@ -85,3 +86,23 @@ def params_note(dataset_params: Mapping[str, Mapping[str, Mapping]] | None,
             shown = ", ".join(f"{k}={v}" for k, v in sorted(params.items()))
             lines.append(f"{display_name(method, labels)}: {shown}")
     return "\n".join(lines)
+
+
+#: Joins a study and its challenge's id in a challenge experiment's name
+#: (:data:`mlfsbench.workflow.studies.CHALLENGE_MARK`).
+CHALLENGE_MARK = "+"
+
+
+def challenge_id(experiment: str, challengers: Sequence[str]) -> str:
+    """The challenge an experiment belongs to: what follows the ``+`` of a
+    challenge experiment's name (``mlfsbench challenge``'s ``--id``, else
+    its challenger's id), else its challengers' ids joined by commas.
+
+    >>> challenge_id("lee2016+variance-rank", ["variance-rank"])
+    'variance-rank'
+    >>> challenge_id("tiny", ["b", "a"])
+    'a,b'
+    """
+    if CHALLENGE_MARK in experiment:
+        return experiment.split(CHALLENGE_MARK, 1)[1]
+    return ",".join(sorted(set(challengers))) or experiment

@@ -1,7 +1,7 @@
 """Claims judged under every reading of a study: how robust each verdict is.
 
 An experiment that declares ``readings`` (the choices its paper leaves open,
-:func:`mlfsbench.workflow.config.expand_readings`) runs under the favoured
+:func:`mlfsbench.workflow.readings.expand_readings`) runs under the favoured
 option of each reading, and once more per other option, one reading changed
 at a time (the variants ``<experiment>~<reading>-<option>``). Each run has its
 own ``tables/claims.tsv``. :func:`combine_readings` puts them side by side:

@@ -21,6 +21,12 @@ from mlfsbench.io import atomic_path, write_text
 PathLike = str | os.PathLike
 
 
+#: Colour of a highlighted method (a challenge's challengers): its curves
+#: and its name and line in a critical-difference diagram; red, which no other
+#: element of those figures uses.
+HIGHLIGHT_COLOUR = "#d62728"
+
+
 #: Colours of the methods' curves (headline and per-dataset figures), in
 #: method order:
 #: matplotlib's default cycle without its grey (C7 reads as the grey
@@ -63,7 +69,7 @@ def method_styles(methods: Iterable[str],
     ``linestyle`` (keyword arguments of ``Axes.plot``).
 
     ``highlight`` (a challenge's challengers): drawn in
-    :data:`~mlfsbench.report.cd_diagram.HIGHLIGHT_COLOUR`, thicker, with
+    :data:`HIGHLIGHT_COLOUR`, thicker, with
     diamonds, on top of the others, which then take no red.
 
     Assigned once over the methods in :func:`natural_sorted` order: the
@@ -79,8 +85,6 @@ def method_styles(methods: Iterable[str],
     ('o', 's')
     """
     from matplotlib.colors import to_hex
-
-    from mlfsbench.report.cd_diagram import HIGHLIGHT_COLOUR
 
     mine = set(highlight)
     colours = [c for c in CURVE_COLOURS

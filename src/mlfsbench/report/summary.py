@@ -591,15 +591,6 @@ def headline_alt(summary: pd.DataFrame, metric: str,
     return f"{head} Best at {where}: " + "; ".join(parts) + "."
 
 
-def challengers(experiment: Mapping[str, Any]) -> list[str]:
-    """The method ids of an experiment's entries flagged ``challenger: true``
-    (as :meth:`mlfsbench.workflow.plan.Plan.challengers`)."""
-    from mlfsbench.workflow.config import method_id
-
-    return [method_id(e) for kind in ("selectors", "classifiers")
-            for e in experiment.get(kind) or [] if e.get("challenger")]
-
-
 def _ids(paths) -> set[str]:
     """The element ids of HTML files (the paper tables' rows and cells)."""
     out: set[str] = set()
@@ -627,6 +618,7 @@ def reading_specs(readings: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 def summary_info(experiments: Mapping[str, Mapping[str, Any]],
                  files: Sequence[str],
                  readings: Mapping[str, Mapping[str, Any]] | None = None,
+                 challengers: Mapping[str, Sequence[str]] | None = None,
                  paper_datasets: Mapping[str, Sequence[str]] | None = None,
                  ) -> dict[str, dict[str, Any]]:
     """Collect each experiment's entries of :func:`write_summary` from the
@@ -637,6 +629,8 @@ def summary_info(experiments: Mapping[str, Mapping[str, Any]],
     verdicts ``tables/readings.tsv``, the curves ``plots/<dataset>.png``
     and, for a study with a claim on times, ``tables/runtime.tsv``;
     ``readings``: experiment -> its declared readings (their legend);
+    ``challengers``: experiment -> the readable names of its challengers
+    (the workflow's ``Plan.challenger_labels``), for those that have some;
     ``paper_datasets``: experiment -> the datasets of the paper's study (a
     challenge run on some of them counts those it ran "of the paper's")."""
     import yaml
@@ -696,13 +690,9 @@ def summary_info(experiments: Mapping[str, Mapping[str, Any]],
             info["unavailable"] = {d: r for d, r in
                                    (data.get("unavailable") or {}).items()
                                    if d in named}
-        mine = challengers(x)
-        if mine:  # its challenge page, beside this page's results/ folder
-            from mlfsbench.workflow.config import method_labels
-
-            shown = {**method_labels(x.get("selectors") or []),
-                     **method_labels(x.get("classifiers") or [])}
-            info["challengers"] = [shown.get(c, c) for c in mine]
+        labels = list((challengers or {}).get(name) or [])
+        if labels:  # its challenge page, beside this page's results/ folder
+            info["challengers"] = labels
             info["challenge"] = f"{name}/challenge/index.html"
         if x.get("unavailable"):  # datasets this run could not obtain
             info["unavailable"] = {**info.get("unavailable", {}),

@@ -18,6 +18,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+#: Separates a study's name from a variant's reading and option in a results
+#: folder's name (``li2017~mlknn-scale-scaled``: the workflow's
+#: ``readings.VARIANT_MARK``; the report reads folders, not the plan).
+VARIANT_MARK = "~"
+
 #: The verdicts of a claim, in the order they are counted.
 VERDICTS = ("reproduced", "not reproduced", "not checkable here")
 
@@ -34,8 +39,6 @@ def claims_folders(path: str) -> list[tuple[str, str]]:
     A folder with no verdict table says why: no experiment, or, for an
     experiment, the claims stage's log line that tells why it did not finish.
     """
-    from mlfsbench.workflow.config import VARIANT_MARK
-
     root = os.fspath(path)
     if not os.path.isdir(root):
         raise ValueError(f"{root}: no such folder: the workflow's claims stage "

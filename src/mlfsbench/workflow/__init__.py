@@ -6,8 +6,13 @@
   files (called by ``scripts/*.py``); :mod:`~mlfsbench.workflow.folds` -- the
   per-fold science (called by the stages and the CLI);
   :mod:`~mlfsbench.workflow.pool` -- the worker processes of a batch job.
-- :mod:`~mlfsbench.workflow.config` -- experiment configs: validation and
-  method identifiers.
+- :mod:`~mlfsbench.workflow.config` -- loading and validating a config;
+  :mod:`~mlfsbench.workflow.ids` -- method identifiers and cache keys;
+  :mod:`~mlfsbench.workflow.studies` -- studies and their challengers;
+  :mod:`~mlfsbench.workflow.readings` -- readings and their variants;
+  :mod:`~mlfsbench.workflow.grids` -- feature-count grids;
+  :mod:`~mlfsbench.workflow.checks` -- checks of an experiment beyond the
+  schema.
 - :mod:`~mlfsbench.workflow.versions` -- the code version each rule carries.
 - :mod:`~mlfsbench.workflow.logutil` -- job logs;
   :mod:`~mlfsbench.workflow.runner` -- ``mlfsbench run``;

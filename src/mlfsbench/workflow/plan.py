@@ -16,12 +16,12 @@ cache keys back to its own names (its split names and method ids).
 
 The "all" point of a grid runs once per dataset, split, classifier and
 input (raw features or one discretization's codes), not once per selector:
-its rows join every selector's table (:func:`~mlfsbench.workflow.config.
+its rows join every selector's table (:func:`~mlfsbench.workflow.grids.
 split_full_point`).
 
 An experiment's ``readings`` (the choices its paper leaves open) expand into
 the experiment under their favoured options and one variant per other option
-(:func:`~mlfsbench.workflow.config.expand_readings`); a variant's jobs are
+(:func:`~mlfsbench.workflow.readings.expand_readings`); a variant's jobs are
 the experiment's where the option changes nothing, so only what it changes
 runs again.
 """
@@ -40,38 +40,40 @@ from mlfsbench.data.rawfiles import file_sha256, raw_files, verify_raw_files
 from mlfsbench.data.split import n_folds
 from mlfsbench.data.table import DatasetSpec
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER, METRICS
+from mlfsbench.workflow.checks import check_experiment
 from mlfsbench.workflow.config import (
+    check_config,
+    check_config_file,
+    load_experiment_files,
+)
+from mlfsbench.workflow.grids import (
     all_features_id,
+    check_grid_fits,
+    dataset_feature_counts,
+    experiment_feature_counts,
+    grid_id,
+    prepared_feature_counts,
+    split_full_point,
+)
+from mlfsbench.workflow.ids import (
     applies_to,
     cache_id,
     canonical,
-    challenger_ids,
-    check_config,
-    check_config_file,
-    check_experiment,
-    check_grid_fits,
-    check_readings,
     classifier_input,
     content_digest,
-    dataset_feature_counts,
     discretization_id,
     entry_params,
-    expand_readings,
-    experiment_feature_counts,
-    grid_id,
     input_kind,
-    is_challenger,
-    load_experiment_files,
+    method_aliases,
     method_id,
     method_labels,
-    method_names,
-    prepared_feature_counts,
-    printed_path,
     protocol,
-    split_full_point,
     split_id,
 )
+from mlfsbench.workflow.readings import check_readings, expand_readings
+from mlfsbench.workflow.report_params import challenger_labels, claims_setting
 from mlfsbench.workflow.resources import prepared_mb, request_mb
+from mlfsbench.workflow.studies import challenger_ids, is_challenger, printed_path
 
 #: The kinds of configured methods, as the plan's ``entries`` key them.
 KINDS = ("selector", "classifier", "transformation")
@@ -434,9 +436,7 @@ class Plan:
         """Every name of the experiment's selectors (label, registry name when
         one entry has it, id) -> its id: how a printed table's method names
         (``ig-br``) find our columns (``ig-br-72bc78c7``)."""
-        x = self.experiments[wildcards.experiment]
-        return {name: ident for ident, names in method_names(x["selectors"]).items()
-                for name in names}
+        return method_aliases(self.experiments[wildcards.experiment]["selectors"])
 
     def experiment_datasets(self, wildcards) -> list[str]:
         return self.experiments[wildcards.experiment]["datasets"]
@@ -471,9 +471,18 @@ class Plan:
         path = printed_path(claims) if claims else None
         return [path] if path else []
 
-    def experiment_config(self, wildcards) -> dict[str, Any]:
-        """An experiment's config, for the claims stage's method names."""
-        return canonical(self.experiments[wildcards.experiment])
+    def claims_setting(self, wildcards) -> dict[str, Any]:
+        """What the claims stage reads of an experiment: its datasets, its
+        methods' names and parameters, its challengers
+        (:func:`~mlfsbench.workflow.report_params.claims_setting`)."""
+        return claims_setting(self.experiments[wildcards.experiment])
+
+    def challenger_labels(self) -> dict[str, list[str]]:
+        """Main experiment -> the readable names of its challengers, for the
+        experiments that have some (the summary page links their challenge
+        pages)."""
+        out = {e: challenger_labels(self.experiments[e]) for e in self.main_experiments}
+        return {e: labels for e, labels in out.items() if labels}
 
     def provenance_config(self, wildcards) -> dict[str, Any]:
         """What the experiment's provenance records: its own config and the
@@ -486,7 +495,7 @@ class Plan:
         """The method ids (as in the tables' selector and classifier columns)
         of the experiment's entries flagged ``challenger: true``, selectors
         then classifiers; the statistics, paper tables and claims leave them
-        out (:func:`~mlfsbench.workflow.config.challenger_ids`)."""
+        out (:func:`~mlfsbench.workflow.studies.challenger_ids`)."""
         return challenger_ids(self.experiments[experiment])
 
     # ---------------------------------------------------------- code versions
@@ -575,7 +584,7 @@ class Plan:
         """The datasets of the study an experiment ``extends`` (all the
         paper's, those the challenge cut away or could not get included);
         an experiment extending none: its own and those it could not get."""
-        from mlfsbench.workflow.config import find_study
+        from mlfsbench.workflow.studies import find_study
 
         x = self.experiments[experiment]
         own = list(x["datasets"]) + sorted(x.get("unavailable") or {})
@@ -732,7 +741,7 @@ def make_plan(config: dict[str, Any],
     ``table`` (dataset name -> row) is read from the config's
     ``datasets_table`` when not given. An experiment with ``readings`` runs
     under their favoured options and has one variant per other option
-    (:func:`~mlfsbench.workflow.config.expand_readings`): the plan's
+    (:func:`~mlfsbench.workflow.readings.expand_readings`): the plan's
     ``experiments`` hold both, ``main_experiments`` the configured ones. The
     experiments are checked against the table first (:func:`check_experiments`).
     """

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import copy
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from importlib.resources import files
 from typing import Any
 
@@ -43,14 +43,6 @@ from mlfsbench.report.claims._base import (
 )
 from mlfsbench.report.claims.results import Results
 from mlfsbench.report.claims.rules import rule
-from mlfsbench.workflow.config import (
-    challenger_ids,
-    entry_params,
-    is_challenger,
-    method_id,
-    method_names,
-    printed_path,
-)
 
 CLAIMS_SCHEMA = files("mlfsbench.report") / "schemas" / "claims.schema.yaml"
 """The JSON schema of a claims file (package data)."""
@@ -382,38 +374,35 @@ def scoring_variants(data: Mapping[str, Any], experiment: str, results: Results,
     return pd.DataFrame(rows, columns=SCORING_COLUMNS)
 
 
-def method_aliases(entries: Sequence[Mapping[str, Any]]) -> dict[str, str]:
-    """Claim names of configured selectors -> their identifiers.
+def results_for(root: PathLike, setting: Mapping[str, Any]) -> Results:
+    """:class:`Results` of one experiment directory with its methods' names.
 
-    Every name :func:`mlfsbench.workflow.config.method_names` gives an entry
-    (its label, the registry ``name`` when only one entry has it, the
-    identifier) names it.
+    ``setting`` is what the workflow computes of the experiment's config
+    (:func:`mlfsbench.workflow.report_params.claims_setting`, the claims
+    rule's param): its datasets; the names of its selectors and classifiers
+    (``methods``, ``classifiers``: name -> id); each selector's parameters
+    (``params`` by id, ``dataset_params`` by id and dataset); and the
+    challengers (``exclude``). The claims are the paper's: a challenge
+    experiment's challengers are left out of the names and of the tables'
+    rows, as the statistics leave them out, so the verdicts are those of the
+    study without them.
     """
-    return {name: ident for ident, names in method_names(list(entries)).items()
-            for name in names}
+    per_dataset = setting.get("dataset_params") or {}
 
+    def params_of(ident: str):
+        base = dict((setting.get("params") or {})[ident])
+        on = per_dataset.get(ident) or {}
+        return lambda d: dict(on.get(d, base))  # d None: the params as written
 
-def results_for(root: PathLike, experiment_config: Mapping[str, Any]) -> Results:
-    """:class:`Results` of one experiment directory with its config's names.
-
-    The claims are the paper's: a challenge experiment's challengers
-    (entries flagged ``challenger``) are left out of the names and of the
-    tables' rows, as the statistics leave them out, so the verdicts are
-    those of the study without them.
-    """
-    challengers = challenger_ids(experiment_config)
-    entries = [e for e in experiment_config.get("selectors", [])
-               if not is_challenger(e)]
-    classifiers = [e for e in experiment_config.get("classifiers", [])
-                   if not is_challenger(e)]
-    params = {method_id(e): (lambda d, e=e: entry_params(e, d)) for e in entries}
-    return Results(root, datasets=experiment_config.get("datasets"),
-                   methods=method_aliases(entries), params=params,
-                   classifiers=method_aliases(classifiers), exclude=challengers)
+    params = {ident: params_of(ident) for ident in setting.get("params") or {}}
+    return Results(root, datasets=setting.get("datasets"),
+                   methods=setting.get("methods") or {}, params=params,
+                   classifiers=setting.get("classifiers") or {},
+                   exclude=setting.get("exclude") or [])
 
 
 def write_claims(claims_path: PathLike, experiment: str,
-                 experiment_config: Mapping[str, Any], root: PathLike,
+                 setting: Mapping[str, Any], root: PathLike,
                  out: PathLike, html_out: PathLike | None = None,
                  printed: PathLike | None = None,
                  scoring_out: PathLike | None = None) -> pd.DataFrame:
@@ -421,18 +410,19 @@ def write_claims(claims_path: PathLike, experiment: str,
     and ``scoring.tsv``: the verdicts under the scoring readings' other
     options, :func:`scoring_variants`).
 
-    ``printed``: the study's printed tables (default: the file beside the
-    claims file, :func:`mlfsbench.workflow.config.printed_path`).
+    ``setting``: what the claims read of the experiment (:func:`results_for`;
+    ``unavailable``: the datasets the run could not obtain, with why).
+    ``printed``: the study's printed tables (the plan finds them beside the
+    claims file), if any.
     """
     data = load_claims(claims_path)
     # datasets this run could not obtain (the plan's exclusion), with why
-    unavailable = experiment_config.get("unavailable") or {}
+    unavailable = setting.get("unavailable") or {}
     if unavailable:
         data = {**data, "unavailable": {**(data.get("unavailable") or {}),
                                         **unavailable}}
-    printed = printed or printed_path(claims_path)
     study = printed_tables.load_printed(printed) if printed else None
-    results = results_for(root, experiment_config)
+    results = results_for(root, setting)
     table = evaluate_claims(data, experiment, results, study)
     write_text(out, format_table(table))
     if scoring_out is not None:

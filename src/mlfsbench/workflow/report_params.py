@@ -1,0 +1,77 @@
+"""What the report's jobs read of an experiment's config, computed here.
+
+The report layer (:mod:`mlfsbench.report`) imports nothing of the workflow:
+the names, parameters and challengers of an experiment's configured methods
+come from the config's entries through :mod:`~mlfsbench.workflow.ids` and
+:mod:`~mlfsbench.workflow.studies`, so the plan computes them and the rules
+hand them to the report's scripts as params (plain data).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from mlfsbench.workflow.ids import (
+    canonical,
+    entry_params,
+    method_aliases,
+    method_id,
+    method_labels,
+)
+from mlfsbench.workflow.studies import challenger_ids, is_challenger
+
+
+def claims_setting(experiment: Mapping[str, Any]) -> dict[str, Any]:
+    """What the claims stage reads of an experiment (the claims rule's
+    param, :func:`mlfsbench.report.claims.results_for`).
+
+    - ``datasets``: its datasets; ``unavailable``: those the run could not
+      obtain, with why (when there are);
+    - ``methods``, ``classifiers``: every name of its selectors and of its
+      classifiers -> their ids (:func:`~mlfsbench.workflow.ids.method_aliases`);
+      the claims are the paper's, so challengers are left out;
+    - ``params``: each selector's parameters by id
+      (:func:`~mlfsbench.workflow.ids.entry_params`), and ``dataset_params``
+      those on the datasets its ``dataset_params`` names;
+    - ``exclude``: the challengers' ids (the rows the verdicts leave out).
+
+    >>> s = claims_setting({"datasets": ["d"], "selectors": [
+    ...     {"id": "m", "name": "mlknn", "params": {"k": 5},
+    ...      "dataset_params": {"d": {"k": 7}}},
+    ...     {"name": "fimf", "challenger": True}], "classifiers": []})
+    >>> s["methods"], s["exclude"]
+    ({'m': 'm', 'mlknn': 'm'}, ['fimf'])
+    >>> s["params"], s["dataset_params"]
+    ({'m': {'k': 5}}, {'m': {'d': {'k': 7}}})
+    """
+    selectors = [e for e in experiment.get("selectors") or [] if not is_challenger(e)]
+    classifiers = [e for e in experiment.get("classifiers") or []
+                   if not is_challenger(e)]
+    out: dict[str, Any] = {
+        "datasets": experiment.get("datasets"),
+        "methods": method_aliases(selectors),
+        "classifiers": method_aliases(classifiers),
+        "params": {method_id(e): entry_params(e, None) for e in selectors},
+        "dataset_params": {method_id(e): {d: entry_params(e, d)
+                                          for d in e["dataset_params"]}
+                           for e in selectors if e.get("dataset_params")},
+        "exclude": challenger_ids(dict(experiment)),
+    }
+    if experiment.get("unavailable"):
+        out["unavailable"] = dict(experiment["unavailable"])
+    return canonical(out)
+
+
+def challenger_labels(experiment: Mapping[str, Any]) -> list[str]:
+    """The readable names of an experiment's challengers, selectors then
+    classifiers (the summary page's link to its challenge page).
+
+    >>> challenger_labels({"selectors": [{"name": "mim-br"},
+    ...     {"name": "fimf", "challenger": True, "label": "FIMF"}],
+    ...     "classifiers": [{"name": "mlknn"}]})
+    ['FIMF']
+    """
+    shown = {**method_labels(experiment.get("selectors") or []),
+             **method_labels(experiment.get("classifiers") or [])}
+    return [shown.get(c, c) for c in challenger_ids(dict(experiment))]

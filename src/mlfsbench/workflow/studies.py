@@ -1,0 +1,261 @@
+"""Studies and their challengers: experiments that ``extends`` a study, the
+challenge configs of ``mlfsbench challenge``, and a study's files."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import yaml
+
+from mlfsbench.workflow.ids import canonical, method_id
+from mlfsbench.workflow.readings import apply_option, under_options
+from mlfsbench.yamlfile import load_yaml_file
+
+# ----------------------------------------------------------- challenge mode
+# An experiment may say ``extends: <study>`` and list only what it adds (its
+# selectors and classifiers, the challengers, and optionally a subset of the
+# study's datasets): it runs the study's protocol, discretization, classifier,
+# grid, statistics and claims with the challengers beside the paper's methods.
+
+#: Joins a study and its challenger in a challenge experiment's name:
+#: ``lee2016+variance-rank``.
+CHALLENGE_MARK = "+"
+#: What an experiment that extends a study may set itself.
+EXTENDS_KEYS = ("extends", "description", "selectors", "classifiers", "datasets")
+#: Where a study is looked for when the config names no ``study_files``.
+DEFAULT_STUDY_FILES = ("config/config.yaml",)
+
+
+def challenge_name(study: str, ident: str) -> str:
+    """Name of the experiment that challenges ``study`` with method ``ident``:
+    its results go to ``results/<study>+<ident>/``, not over the study's.
+
+    >>> challenge_name("lee2016", "variance-rank")
+    'lee2016+variance-rank'
+    """
+    return f"{study}{CHALLENGE_MARK}{ident}"
+
+
+def is_challenger(entry: dict[str, Any]) -> bool:
+    """Whether a selector or classifier entry is flagged ``challenger: true``."""
+    return bool(entry.get("challenger"))
+
+
+def challenger_ids(experiment: dict[str, Any]) -> list[str]:
+    """The method ids of an experiment's challengers, selectors then
+    classifiers, as the tables' selector/classifier columns name them.
+
+    >>> challenger_ids({"selectors": [{"name": "mim-br"},
+    ...                               {"name": "fimf", "challenger": True}],
+    ...                 "classifiers": [{"id": "c", "name": "mlknn"}]})
+    ['fimf']
+    """
+    return [method_id(e) for key in ("selectors", "classifiers")
+            for e in experiment.get(key) or [] if is_challenger(e)]
+
+
+def _file_experiments(path: str) -> dict[str, Any]:
+    """The experiments of a config or experiment file, with those of the
+    experiment files it lists (not resolved: raw, as written)."""
+    try:
+        data = load_yaml_file(path) or {}
+    except OSError:
+        return {}
+    except yaml.YAMLError as exc:
+        raise ValueError(f"study file {path}: invalid YAML ({exc})") from None
+    if not isinstance(data, dict):
+        return {}
+    out = dict(data.get("experiments") or {})
+    for sub in data.get("experiment_files") or []:
+        for name, x in _file_experiments(sub).items():
+            out.setdefault(name, x)
+    return out
+
+
+def find_study(name: str, config: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The experiment ``name`` that an ``extends:`` names, and where it was
+    found: an experiment of the config itself that extends nothing, else one
+    of the config's ``study_files`` (default :data:`DEFAULT_STUDY_FILES`, with
+    their experiment files), else ``config/papers/<name>.yaml`` or
+    ``config/<name>.yaml``; a copy. Raises ValueError listing what is known."""
+    own = config.get("experiments") or {}
+    if isinstance(own.get(name), dict) and "extends" not in own[name]:
+        return json.loads(json.dumps(own[name])), "the config"
+    files = list(config.get("study_files") or DEFAULT_STUDY_FILES)
+    files += [f"config/papers/{name}.yaml", f"config/{name}.yaml"]
+    known: list[str] = [n for n, x in own.items()
+                        if isinstance(x, dict) and "extends" not in x]
+    for path in files:
+        experiments = _file_experiments(path)
+        if isinstance(experiments.get(name), dict):
+            return json.loads(json.dumps(experiments[name])), path
+        known += list(experiments)
+    known = list(dict.fromkeys(known))
+    raise ValueError(f"no study {name!r} to extend (known: "
+                     f"{', '.join(known) or 'none'}; searched the config and "
+                     f"{', '.join(files)})")
+
+
+def extend_study(name: str, study_name: str, study: dict[str, Any],
+                 addition: dict[str, Any]) -> dict[str, Any]:
+    """Experiment ``name``: ``study`` under its favoured readings (no
+    variants), its datasets cut to ``addition["datasets"]`` if given, with
+    ``addition``'s selectors and classifiers appended and flagged
+    ``challenger``. A challenger selector without a ``discretize`` takes the
+    study's when all the study's selectors share one (so that a classifier
+    reading their codes reads the challenger's the same way), and keeps the
+    id it has as written (``id``: the tables name it so).
+
+    >>> study = {"datasets": ["a", "b"], "selectors": [
+    ...     {"id": "s", "name": "mim-br", "discretize": {"strategy": "equal-width",
+    ...                                              "bins": 2}}],
+    ...     "classifiers": [{"name": "mlknn"}], "n_features": [1]}
+    >>> x = extend_study("st+v", "st", study, {"extends": "st", "datasets": ["b"],
+    ...                  "selectors": [{"name": "fimf"}]})
+    >>> x["datasets"], x["extends"]
+    (['b'], 'st')
+    >>> x["selectors"][1]  # doctest: +NORMALIZE_WHITESPACE
+    {'id': 'fimf', 'name': 'fimf', 'challenger': True,
+     'discretize': {'bins': 2, 'strategy': 'equal-width'}}
+    """
+    where = f"experiment {name!r} (extends {study_name!r})"
+    extra = sorted(set(addition) - set(EXTENDS_KEYS))
+    if extra:
+        raise ValueError(
+            f"{where}: sets {', '.join(extra)}; an experiment that extends a "
+            f"study adds only {', '.join(EXTENDS_KEYS[1:])} (the rest is the "
+            f"study's)")
+    if not (addition.get("selectors") or addition.get("classifiers")):
+        raise ValueError(f"{where}: adds no selector or classifier")
+    favoured = {r: spec["favoured"]
+                for r, spec in (study.get("readings") or {}).items()}
+    out = under_options(json.loads(json.dumps(study)), favoured) if favoured else \
+        {k: v for k, v in json.loads(json.dumps(study)).items() if k != "readings"}
+    subset = addition.get("datasets")
+    if subset:
+        unknown = [d for d in subset if d not in out["datasets"]]
+        if unknown:
+            raise ValueError(
+                f"{where}: dataset(s) {', '.join(unknown)} are not the study's "
+                f"(its datasets: {', '.join(out['datasets'])})")
+        out = apply_option(out, {"datasets": list(subset)})
+    discs = [canonical(s.get("discretize")) for s in out.get("selectors") or []]
+    shared = discs[0] if discs and all(d == discs[0] for d in discs) else None
+    for key in ("selectors", "classifiers"):
+        for entry in addition.get(key) or []:
+            entry = {**entry, "challenger": True}
+            if key == "selectors" and shared and "discretize" not in entry:
+                # named as written (the discretization is the study's)
+                entry = {"id": method_id(entry), **entry, "discretize": shared}
+            out.setdefault(key, []).append(entry)
+    added = [method_id(e) for key in ("selectors", "classifiers")
+             for e in addition.get(key) or []]
+    out["description"] = addition.get("description") or " ".join(
+        [out.get("description") or study_name, f"Challenged by {', '.join(added)}."])
+    out["extends"] = study_name
+    return out
+
+
+#: Top-level settings a challenge config takes from the config of its studies
+#: (the data and its preparation: the studies' cached jobs are then the same).
+SHARED_SETTINGS = ("datasets_table", "mirror", "prepare", "fold_batch",
+                   "keep_predictions")
+
+
+def study_names(configfile: str) -> tuple[list[str], list[str]]:
+    """The experiments of a config file (through its experiment files), and
+    its *studies*: those named like the file that defines them
+    (``config/papers/lee2016.yaml``'s ``lee2016``, ``config/tiny.yaml``'s
+    ``tiny``), or every experiment when none is."""
+    data = load_yaml_file(configfile) or {}
+    if not isinstance(data, dict):
+        raise ValueError(f"{configfile}: not a config (no mapping)")
+    names, studies = [], []
+    sources = [(configfile, data.get("experiments") or {})]
+    for path in data.get("experiment_files") or []:
+        sources.append((path, _file_experiments(path)))
+    for path, experiments in sources:
+        stem = os.path.basename(path).split(".")[0]
+        for name in experiments:
+            names.append(name)
+            if name == stem:
+                studies.append(name)
+    return names, studies or names
+
+
+def challenge_config(configfile: str, studies: list[str] | None,
+                     selectors: list[dict[str, Any]],
+                     classifiers: list[dict[str, Any]],
+                     datasets: list[str] | None = None
+                     ) -> tuple[dict[str, Any], list[str]]:
+    """The config that challenges ``studies`` of ``configfile`` (default its
+    studies, :func:`study_names`) with ``selectors`` and ``classifiers``: one
+    experiment per study, :func:`challenge_name` of the study and the first
+    challenger's id, that ``extends`` the study (its datasets cut to
+    ``datasets`` where given), and the file's data settings
+    (:data:`SHARED_SETTINGS`). Also returns a note per study left out
+    (no dataset of ``datasets``)."""
+    if not selectors and not classifiers:
+        raise ValueError("name a selector or a classifier to challenge the studies")
+    data = load_yaml_file(configfile) or {}
+    names, default = study_names(configfile)
+    base = {"study_files": [configfile]}
+    found = {}
+    for name in studies or default:
+        try:
+            found[name], _ = find_study(name, base)
+        except ValueError:
+            raise ValueError(
+                f"no study {name!r} in {configfile} (its experiments: "
+                f"{', '.join(names) or 'none'})") from None
+    ident = method_id((selectors or classifiers)[0])
+    config: dict[str, Any] = {k: data[k] for k in SHARED_SETTINGS if k in data}
+    config["study_files"] = [configfile]
+    experiments: dict[str, Any] = {}
+    notes = []
+    for name, study in found.items():
+        x: dict[str, Any] = {"extends": name}
+        if datasets:
+            keep = [d for d in study.get("datasets", []) if d in datasets]
+            if not keep:
+                notes.append(f"{name}: none of {', '.join(datasets)} among its "
+                             f"datasets ({', '.join(study.get('datasets', []))})")
+                continue
+            x["datasets"] = keep
+        if selectors:
+            x["selectors"] = [dict(e) for e in selectors]
+        if classifiers:
+            x["classifiers"] = [dict(e) for e in classifiers]
+        experiments[challenge_name(name, ident)] = x
+    if not experiments:
+        raise ValueError("no study to challenge: " + "; ".join(notes))
+    config["experiments"] = experiments
+    return config, notes
+
+
+def resolve_extends(config: dict[str, Any]) -> dict[str, Any]:
+    """Replace every experiment that ``extends`` a study by the study with
+    its additions (:func:`extend_study`); in place, returns ``config``."""
+    experiments = config.get("experiments") or {}
+    for name, x in list(experiments.items()):
+        if not isinstance(x, dict) or "extends" not in x:
+            continue
+        study_name = x["extends"]
+        if not isinstance(study_name, str):
+            raise ValueError(f"experiment {name!r}: extends must name a study, "
+                             f"got {study_name!r}")
+        study, _ = find_study(study_name, config)
+        experiments[name] = extend_study(name, study_name, study, x)
+    return config
+
+
+def printed_path(claims_path: str | os.PathLike) -> str | None:
+    """The study's printed tables beside its claims file
+    (``<study>.claims.yaml`` -> ``<study>.printed.yaml``), or None."""
+    path = os.fspath(claims_path)
+    if not path.endswith(".claims.yaml"):
+        return None
+    sibling = path[: -len(".claims.yaml")] + ".printed.yaml"
+    return sibling if os.path.exists(sibling) else None
