@@ -9,10 +9,10 @@ the training part's word frequency (a stand-in for a selector's; any ranking
 gives the same kind of path: eleven small fits and the 500-feature one).
 
 Times ``BRLogisticRegression.predict_path`` of the current code against the
-named baseline, ``bench/_br_lr_baseline.py`` (the module before the path
-speed-up, commit 8753e23), alternately, ``--repeats`` times each (best
-time), in one process with one BLAS thread, and checks that both return
-bitwise equal predictions and scores.
+named baseline, the module before the path speed-up (commit 8753e23, read
+from git at run time; its imports reach today's package), alternately,
+``--repeats`` times each (best time), in one process with one BLAS thread,
+and checks that both return bitwise equal predictions and scores.
 
 Two more lines say why 3x is out of reach while the outputs stay equal
 (issue #30 asks for bitwise equality, or 1e-12 where a float order changes):
@@ -39,12 +39,14 @@ import time
 
 import numpy as np
 import scipy.sparse as sp
-from _br_lr_baseline import BRLogisticRegression as BaselineBRLR
-from _common import add_shared_argument, load_shared
+from _common import add_shared_argument, load_shared, module_at
 from threadpoolctl import threadpool_limits
 
 from mlfsbench.estimators.classifiers import br_lr
 from mlfsbench.estimators.classifiers.br_lr import BRLogisticRegression
+
+BASELINE = "8753e23"
+MODULE = "src/mlfsbench/estimators/classifiers/br_lr.py"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     except FileNotFoundError as err:
         print(err, file=sys.stderr)
         return 1
+    baseline_brlr = module_at(BASELINE, MODULE).BRLogisticRegression
     X = sp.csr_matrix(ds.X).toarray().astype(np.uint8)  # the 2-bin codes
     Y = np.asarray(ds.Y, dtype=np.int64)
     rng = np.random.RandomState(0)
@@ -77,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     out = {}
     with threadpool_limits(limits=args.threads):
         for _ in range(args.repeats):
-            for name, cls in (("baseline", BaselineBRLR),
+            for name, cls in (("baseline", baseline_brlr),
                               ("current", BRLogisticRegression)):
                 start = time.perf_counter()
                 out[name] = cls(penalty="none").predict_path(
@@ -92,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{best['baseline']:.2f} s, current {best['current']:.2f} s; "
           f"bitwise equal predictions and scores: {equal} (max |score diff| "
           f"{diff:.3g})")
-    print(f"speedup br-lr path (current vs baseline 8753e23): "
+    print(f"speedup br-lr path (current vs baseline {BASELINE}): "
           f"{best['baseline'] / best['current']:.2f}x", flush=True)
     with threadpool_limits(limits=args.threads):
         passes = _loss_pass_time(lambda: BRLogisticRegression(

@@ -36,15 +36,13 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import time
-import types
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
-from _common import add_shared_argument
+from _common import add_shared_argument, module_at
 from scipy.special import expit
 from threadpoolctl import threadpool_limits
 
@@ -58,17 +56,6 @@ MODULE = "src/mlfsbench/estimators/classifiers/br_lr.py"
 LEE = ["bibtex", "corel5k", "delicious", "enron", "genbase", "languagelog",
        "slashdot", "yeast"]
 MLDR = {"languagelog": "langlog.rda", "slashdot": "slashdot.rda"}
-
-
-def baseline_module():
-    """The br_lr module at ``BASELINE``, from git (not registered)."""
-    root = Path(__file__).resolve().parents[1]
-    text = subprocess.run(["git", "show", f"{BASELINE}:{MODULE}"], cwd=root,
-                          check=True, capture_output=True, text=True).stdout
-    text = text.replace('@register("classifier", "br-lr")', "")
-    module = types.ModuleType("br_lr_" + BASELINE)
-    exec(compile(text, f"{BASELINE}:{MODULE}", "exec"), module.__dict__)
-    return module
 
 
 def load(shared: Path, name: str):
@@ -116,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
                              "extrapolate to 101")
     parser.add_argument("--skip-before", action="store_true")
     args = parser.parse_args(argv)
-    old = None if args.skip_before else baseline_module()
+    old = None if args.skip_before else module_at(BASELINE, MODULE)
     for name in args.datasets:
         X, X_test, Y = lee_fold(args.shared, name)
         positives = Y.sum(axis=0)

@@ -16,11 +16,13 @@ code, with the same operations on the same numbers where it matters:
   the cell terms computed and summed per target in cache, in the order of
   the general path's sums).
 
-Baseline: ``bench/_group_jmi_baseline.py``, the label quantization and
-``jmi_forward`` as of commit 962426a, timed in the same run, alternately,
-best of ``--repeats`` (CPU seconds, one BLAS thread, as a select job). The
-rankings, scores, relevance and every group's medoids must be equal bit for
-bit, for both criteria (the study's readings).
+Baseline: Group-JMI-Rand as of commit 962426a, read from git at run time
+(:func:`baseline`: ``selectors/jmi.py`` with the label quantization of
+``transformations/label_groups.py`` and the information measures of
+``information/entropy.py`` at that commit), timed in the same run,
+alternately, best of ``--repeats`` (CPU seconds, one BLAS thread, as a
+select job). The rankings, scores, relevance and every group's medoids must
+be equal bit for bit, for both criteria (the study's readings).
 
 Usage::
 
@@ -33,16 +35,38 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+import types
 
-import _group_jmi_baseline as baseline
 import numpy as np
-from _common import add_shared_argument, load_shared
+from _common import add_shared_argument, load_shared, module_at
 from threadpoolctl import threadpool_limits
 
 from mlfsbench.estimators.discretizers.unsupervised import make_discretizer
 from mlfsbench.estimators.selectors.jmi import GroupJMIRand
 
 CRITERIA = ("paper", "released-code")
+BASELINE = "962426a"
+ESTIMATORS = "mlfsbench.estimators"
+SRC = "src/mlfsbench/estimators"
+
+
+def baseline(commit: str = BASELINE) -> types.SimpleNamespace:
+    """Group-JMI-Rand at ``commit``, from git: ``jmi.py`` on that commit's
+    ``label_groups.py`` and ``entropy.py`` (its other imports: today's).
+
+    The namespace holds ``GroupJMIRand`` and ``jmi_forward`` (``jmi.py``)
+    and ``LabelGroups``, ``k_medoids``, ``distinct_rows`` and
+    ``target_distances`` (``label_groups.py``).
+    """
+    entropy = module_at(commit, f"{SRC}/information/entropy.py")
+    groups = module_at(commit, f"{SRC}/transformations/label_groups.py")
+    jmi = module_at(commit, f"{SRC}/selectors/jmi.py", imports={
+        f"{ESTIMATORS}.information.entropy": entropy,
+        f"{ESTIMATORS}.transformations.label_groups": groups})
+    return types.SimpleNamespace(
+        commit=commit, GroupJMIRand=jmi.GroupJMIRand, jmi_forward=jmi.jmi_forward,
+        LabelGroups=groups.LabelGroups, k_medoids=groups.k_medoids,
+        distinct_rows=groups.distinct_rows, target_distances=groups.target_distances)
 
 
 def fit(cls, X, Y, criterion: str):
@@ -67,6 +91,7 @@ def main(argv=None) -> int:
     parser.add_argument("--target", type=float, default=3.0,
                         help="speed-up the first dataset must reach")
     args = parser.parse_args(argv)
+    old_code = baseline()
     ok, ratios = True, []
     for name in args.dataset:
         ds = load_shared(args.shared, name)
@@ -80,7 +105,7 @@ def main(argv=None) -> int:
             equal = True
             with threadpool_limits(limits=1):
                 for _ in range(args.repeats):  # alternately, best of N
-                    t, old = fit(baseline.GroupJMIRand, X, Y, criterion)
+                    t, old = fit(old_code.GroupJMIRand, X, Y, criterion)
                     best["old"] = min(best["old"], t)
                     t, new = fit(GroupJMIRand, X, Y, criterion)
                     best["new"] = min(best["new"], t)
@@ -92,7 +117,7 @@ def main(argv=None) -> int:
                   f"{best['old']:.2f} CPU s: {best['old'] / best['new']:.2f}x; "
                   f"equal selections and medoids: {equal}")
         ratios.append(t_old / t_new)
-        print(f"speedup group-jmi-rand fit vs baseline on {name} (both "
+        print(f"speedup group-jmi-rand fit vs baseline {BASELINE} on {name} (both "
               f"criteria): {t_old / t_new:.2f}x")
     if not ok:
         print("FAIL: the outputs differ", file=sys.stderr)
