@@ -1,7 +1,7 @@
 """Snakemake adapter: the headline figure of one experiment."""
 
 from mlfsbench.io import read_table
-from mlfsbench.report.summary import headline_plot
+from mlfsbench.report.headline import headline_plot
 from mlfsbench.workflow.logutil import log_to
 
 

@@ -32,8 +32,8 @@ from mlfsbench.report.challenge import (
     write_challenges,
 )
 from mlfsbench.report.compare import write_comparison
-from mlfsbench.report.render import save_figure
-from mlfsbench.report.summary import CURVE_COLOURS, headline_plot
+from mlfsbench.report.headline import headline_plot
+from mlfsbench.report.render import CURVE_COLOURS, save_figure
 
 COLS = ["dataset", "split", "selector", "classifier", "n_features", "metric",
         "mean", "std", "folds"]

@@ -9,9 +9,9 @@ import pandas as pd
 
 from mlfsbench.report.aggregate import plot_dataset
 from mlfsbench.report.compare import cd_title, write_comparison
+from mlfsbench.report.headline import headline_plot
 from mlfsbench.report.names import metric_label
 from mlfsbench.report.selections import stability_plot
-from mlfsbench.report.summary import headline_plot
 from mlfsbench.workflow.ids import method_labels
 
 SELECTORS = ("mim", "pmu", "gm2")

@@ -12,8 +12,9 @@ import pandas as pd
 import yaml
 
 from mlfsbench.report.compare import write_comparison
+from mlfsbench.report.headline import headline_plot
 from mlfsbench.report.paper_tables import write_paper_table
-from mlfsbench.report.summary import headline_plot, summary_info, write_summary
+from mlfsbench.report.summary import summary_info, write_summary
 
 DATASETS = ("bibtex", "corel5k", "enron", "genbase", "medical", "yeast")
 METHODS = ("lee2016", "pmu", "mdmr", "fimf")

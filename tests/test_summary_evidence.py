@@ -27,9 +27,9 @@ from mlfsbench.report.claim_rows import (
     readings_grid,
 )
 from mlfsbench.report.compare import write_comparison
+from mlfsbench.report.headline import headline_plot
 from mlfsbench.report.paper_tables import write_paper_table
 from mlfsbench.report.summary import (
-    headline_plot,
     main_reason,
     overview,
     summary_info,

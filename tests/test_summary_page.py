@@ -11,8 +11,9 @@ import pytest
 import yaml
 
 from mlfsbench.report.compare import cd_alt, write_comparison
+from mlfsbench.report.headline import headline_plot
 from mlfsbench.report.names import display_name
-from mlfsbench.report.summary import headline_plot, summary_info, write_summary
+from mlfsbench.report.summary import summary_info, write_summary
 from mlfsbench.workflow.ids import method_id, method_labels
 
 
@@ -115,8 +116,8 @@ def test_summary_page_has_verdicts_datasets_and_figures(tmp_path, monkeypatch):
 def test_figures_alt_texts_state_their_result(tmp_path, monkeypatch):
     """The summary page's images say what they show: the best method per
     dataset at the table's K, the CD diagram's average ranks in order."""
+    from mlfsbench.report.headline import headline_alt
     from mlfsbench.report.render import figure_alt
-    from mlfsbench.report.summary import headline_alt
 
     labels = {"mim-br-68632db6": "MIM-BR"}
     alt = headline_alt(summary_frame(), "hamming_loss", 2, labels)

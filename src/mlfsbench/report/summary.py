@@ -24,7 +24,6 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from mlfsbench.io import write_text
@@ -37,110 +36,13 @@ from mlfsbench.report.claim_rows import (
     verdict_rows,
 )
 from mlfsbench.report.claims import NOT_CHECKABLE, NOT_REPRODUCED, REPRODUCED
-from mlfsbench.report.names import display_name, method_key, metric_label
+from mlfsbench.report.names import metric_label
 from mlfsbench.report.paper_tables import html_fragment
-from mlfsbench.report.render import CURVE_COLOURS, figure_alt  # noqa: F401
+from mlfsbench.report.render import figure_alt
+from mlfsbench.report.summary_assets import SCRIPT, STYLE
 from mlfsbench.report.tally import robust_word, tally
 
 PathLike = str | os.PathLike
-
-# The report's landing view puts the description beside the rule graph in a
-# flex row, centres it in a screen-high box (a tall page would lose its top;
-# a wide one its left edge) and narrows it to max-w-lg; the first rules stack
-# the rule graph below the summary (off the first screen), keep the summary
-# within the view's width (wide tables scroll in their own box) and undo the
-# rest. The print rules let either page run over as many sheets as it needs
-# (the report's view is a fixed-height scroller on screen).
-STYLE = """
-div.h-screen:has(.mlfs-summary){align-items:flex-start;justify-content:flex-start}
-div.grow:has(> div > .prose .mlfs-summary){flex-direction:column;min-width:0;
- width:100%}
-div.py-2:has(> .prose .mlfs-summary){max-width:100%;min-width:0}
-div.prose:has(.mlfs-summary){max-width:1200px}
-.mlfs-summary{font-family:sans-serif;max-width:1200px}
-.mlfs-summary h1{font-size:1.5em;margin:.4em 0}
-.mlfs-summary h2{margin:.8em 0 .2em;display:inline}
-.mlfs-summary table{border-collapse:collapse;font-size:90%;margin:.4em 0}
-.mlfs-summary td,.mlfs-summary th{padding:2px 6px;border-bottom:1px solid #ccc;
- text-align:left;vertical-align:top}
-.mlfs-summary table.overview td.n,.mlfs-summary table.paper td{text-align:right}
-.mlfs-summary table.overview th.paper{background:#f2f2f2;font-weight:normal}
-.mlfs-summary table.overview tr.total td{font-weight:bold}
-.mlfs-summary table.paper caption{caption-side:top;text-align:left;
- font-size:85%;color:#444}
-.mlfs-summary tr.reproduced,.mlfs-summary td.reproduced{background:#d8f0d8}
-.mlfs-summary tr.not-reproduced,.mlfs-summary td.not-reproduced{background:#f6d5d5}
-.mlfs-summary tr.not-checkable-here{background:#eeeeee}
-.mlfs-summary td.depends{background:#fbeecb}
-.mlfs-summary table.grid{font-size:95%;margin:2px 0 6px}
-.mlfs-summary div.legend{font-size:85%;max-width:60em;margin:4px 0 8px}
-.mlfs-summary div.legend p,.mlfs-summary div.legend ul{margin:2px 0}
-.mlfs-summary td.verdict{min-width:18em}
-.mlfs-summary details.how p{font-size:85%;margin:2px 0;max-width:60em}
-.mlfs-summary details summary{cursor:pointer;color:#245;font-size:85%}
-.mlfs-summary a.permalink{color:inherit;text-decoration:none}
-.mlfs-summary .scroll{max-width:100%;overflow-x:auto}
-.mlfs-summary div.tables{display:flex;flex-wrap:wrap;gap:4px 24px;
- align-items:flex-start}
-.mlfs-summary div.tables table.paper caption{min-width:24em}
-.mlfs-summary img{max-width:100%;height:auto;margin:2px}
-.mlfs-summary figure{margin:4px 0}
-.mlfs-summary figcaption{font-size:85%;color:#444}
-.mlfs-summary .figs{display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start}
-.mlfs-summary [id]{scroll-margin-top:5em}
-.mlfs-summary table.paper [id]{scroll-margin-top:7em}
-.mlfs-summary :target{outline:3px solid #e0a000;outline-offset:-2px}
-.mlfs-summary .filters{font-size:90%;margin:.3em 0}
-.mlfs-summary th.sortable{cursor:pointer}
-@media print{
- html,body,div.h-screen,div.grow,div.overflow-auto,div.overflow-y-auto{
-  height:auto!important;max-height:none!important;overflow:visible!important}
- .mlfs-summary .scroll{overflow:visible}
- .mlfs-summary .filters,.mlfs-summary nav.contents{display:none}
- .mlfs-summary tr,.mlfs-summary figure{break-inside:avoid}
- .mlfs-summary :target{outline:none}
-}
-"""
-
-#: The standalone page's script: a claim id or evidence link opens the
-#: folded sections around its target (also when the page opens on it) and
-#: brings a table cell into view with its table's caption and header;
-#: printing opens every folded section; the claim tables filter by robust
-#: verdict and text and sort by a column on a header click. The page works
-#: without it (every section is open, every row shown).
-SCRIPT = """
-(function(){
-function openTo(id){var e=id&&document.getElementById(id);
- for(var p=e;p;p=p.parentElement){if(p.tagName==='DETAILS'){p.open=true;}}
- if(!e){return;}
- var t=e.closest('table.paper'),c=t&&t.caption,r=e.getBoundingClientRect();
- if(c){var top=c.getBoundingClientRect().top;
-  if(r.bottom-top<window.innerHeight-16){window.scrollBy(0,top-8);return;}}
- e.scrollIntoView();}
-function hash(){openTo(decodeURIComponent(location.hash.slice(1)));}
-window.addEventListener('hashchange',hash);
-window.addEventListener('load',hash);
-window.addEventListener('beforeprint',function(){
- document.querySelectorAll('details').forEach(function(d){d.open=true;});});
-function filter(){var v=document.getElementById('mlfs-verdict').value;
- var t=document.getElementById('mlfs-text').value.toLowerCase();
- document.querySelectorAll('table.claims > tbody > tr').forEach(function(r){
-  var ok=(!v||r.dataset.robust===v)&&(!t||r.textContent.toLowerCase().indexOf(t)>=0);
-  r.style.display=ok?'':'none';});}
-document.addEventListener('DOMContentLoaded',function(){
- var v=document.getElementById('mlfs-verdict'),t=document.getElementById('mlfs-text');
- if(v){v.addEventListener('change',filter);t.addEventListener('input',filter);}
- document.querySelectorAll('table.claims th.sortable').forEach(function(h,i){
-  h.addEventListener('click',function(){var b=h.closest('table').tBodies[0];
-   var asc=h.dataset.asc!=='1';h.dataset.asc=asc?'1':'0';
-   Array.from(b.rows).sort(function(x,y){
-    var a=x.cells[h.cellIndex].textContent,c=y.cells[h.cellIndex].textContent;
-    var o={numeric:true};
-    return asc?a.localeCompare(c,undefined,o):c.localeCompare(a,undefined,o);
-   }).forEach(function(r){b.appendChild(r);});});});
-});
-})();
-"""
 
 DEPENDS = "depends on a reading"
 TITLE = "mlfsbench: do the papers' claims hold?"
@@ -456,139 +358,6 @@ def write_summary(experiments: Mapping[str, Mapping[str, Any]],
     write_text(out, page)
     if fragment is not None:
         write_text(fragment, summary_body(experiments, code) + "\n")
-
-
-def headline_plot(summary: pd.DataFrame, metric: str, png: PathLike,
-                  labels: Mapping[str, str] | None = None,
-                  title: str = "", dataset_params: Mapping | None = None,
-                  table_k: int | str | None = None):
-    """``metric`` against the number of features, one panel per dataset.
-
-    One line per selector (and classifier), the mean over folds, in its
-    colour, marker and line style (:func:`~mlfsbench.report.render.method_styles`
-    over every method of ``summary``), with a band of +- one standard
-    deviation when the means have a spread (none with one fold or split:
-    the title then names no band); dashed black: all features, an arrow at
-    the panel's edge when far off the curves' range
-    (:func:`~mlfsbench.report.render.draw_baselines`). The methods are
-    named by ``labels`` (identifier -> the tables' name) and listed in
-    natural order (``p5`` before ``p10``); a method with per-dataset
-    parameters (``dataset_params``: identifier -> dataset -> parameters)
-    has them written under the title of each dataset's panel. The PNG
-    carries its text alternative, :func:`headline_alt` at ``table_k`` (the
-    paper tables' K). Returns the Figure.
-    """
-    from matplotlib.figure import Figure
-
-    from mlfsbench.report.names import metric_label, params_note
-    from mlfsbench.report.render import (
-        band_words,
-        draw_baselines,
-        has_band,
-        marker_every,
-        method_styles,
-        natural_key,
-        save_figure,
-    )
-
-    style = method_styles(method_key(summary).unique()) if len(summary) else {}
-    data = summary[summary["metric"] == metric].reset_index(drop=True)
-    datasets = sorted(data["dataset"].unique()) or ["(no data)"]
-    ncols = min(len(datasets), 4)
-    nrows = int(np.ceil(len(datasets) / ncols))
-    fig = Figure(figsize=(4 * ncols, 3 * nrows + 0.8), layout="constrained")
-    axes = list(fig.subplots(nrows, ncols, squeeze=False).flat)
-    keys = method_key(data)  # with the classifier when there are several
-    several = data["classifier"].nunique() > 1
-    bands = 0
-    for ax, dataset in zip(axes, datasets, strict=False):
-        d = data[data["dataset"] == dataset]
-        dkeys = keys[d.index]
-        for key in sorted(dkeys.unique(),
-                          key=lambda m: natural_key(display_name(m, labels))):
-            g = d[dkeys == key]
-            num = g[g["n_features"].astype(str).str.isdigit()].copy()
-            num["k"] = num["n_features"].astype(int)
-            band = has_band(num)
-            num = num.groupby("k")[["mean", "std"]].mean().sort_index()
-            if not num.empty:
-                k, m = num.index.to_numpy(), num["mean"].to_numpy()
-                ax.plot(k, m, markersize=4, markevery=marker_every(len(k), style[key]),
-                        label=display_name(key, labels), **style[key])
-                if band:
-                    s = num["std"].fillna(0).to_numpy()
-                    ax.fill_between(k, m - s, m + s, color=style[key]["color"],
-                                    alpha=0.15, linewidth=0)
-                    bands += 1
-        draw_baselines(ax, d, several, labels)
-        note = params_note(dataset_params, dataset, labels)
-        ax.set_title(dataset + (f"\n{note}" if note else ""),
-                     fontsize="medium" if not note else "small")
-        ax.set_xlabel("number of features")
-        ax.set_ylabel(metric_label(metric))
-    for ax in axes[len(datasets):]:
-        ax.set_visible(False)
-    legend: dict[str, Any] = {}
-    for ax in axes[:len(datasets)]:  # every method once, whichever panel has it
-        for handle, name in zip(*ax.get_legend_handles_labels(), strict=True):
-            legend.setdefault(name, handle)
-    # the methods in natural order of their names, the baselines after them
-    legend = dict(sorted(legend.items(), key=lambda item: (
-        item[0].startswith("all features"),
-        () if item[0].startswith("all features") else natural_key(item[0]))))
-    if legend:
-        fig.legend(list(legend.values()), list(legend), loc="outside lower center",
-                   ncol=min(len(legend), 5), frameon=False, fontsize="small")
-    band = band_words(data) if bands else ""
-    fig.suptitle(title or f"{metric_label(metric)}: mean over folds"
-                          + (f", {band}" if band else "") + " (dashed: all features)")
-    save_figure(fig, png, dpi=80,
-                alt=headline_alt(summary, metric, table_k, labels))
-    return fig
-
-
-def headline_alt(summary: pd.DataFrame, metric: str,
-                 table_k: int | str | None = None,
-                 labels: Mapping[str, str] | None = None) -> str:
-    """The headline figure's text alternative, from the table it draws:
-    what it shows, then the best method of each dataset at ``table_k`` (the
-    paper tables' K; the mean over the K of the grid when ``None`` or
-    ``"mean"``), with its mean, and the all-features value.
-
-    >>> s = pd.DataFrame({"dataset": ["d"] * 3, "split": "cv",
-    ...     "selector": ["a", "b", "a"], "classifier": "c",
-    ...     "n_features": ["5", "5", "all"], "metric": "hamming_loss",
-    ...     "mean": [0.2, 0.1, 0.3], "std": 0.0, "folds": 3})
-    >>> headline_alt(s, "hamming_loss", 5).split(". ")[1]
-    'Best at K = 5: b on d (0.1; all features 0.3).'
-    """
-    from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
-
-    data = summary[summary["metric"] == metric]
-    head = (f"{metric_label(metric)} against the number of features, one panel "
-            "per dataset.")
-    if data.empty:
-        return head
-    keys = method_key(data)
-    k = data["n_features"].astype(str)
-    mean_k = table_k is None or str(table_k) == "mean"
-    at = k.str.isdigit() if mean_k else k == str(table_k)
-    if not at.any():
-        return head
-    higher = GREATER_IS_BETTER.get(metric, False)
-    parts = []
-    for dataset in sorted(data["dataset"].unique()):
-        mine = at & (data["dataset"] == dataset)
-        if not mine.any():
-            continue
-        means = data[mine].groupby(keys[mine])["mean"].mean()
-        best = means.idxmax() if higher else means.idxmin()
-        text = f"{display_name(best, labels)} on {dataset} ({means[best]:.4g}"
-        base = data[(data["dataset"] == dataset) & (k == "all")]["mean"]
-        text += f"; all features {base.mean():.4g})" if not base.empty else ")"
-        parts.append(text)
-    where = "mean over the K of the grid" if mean_k else f"K = {table_k}"
-    return f"{head} Best at {where}: " + "; ".join(parts) + "."
 
 
 def _ids(paths) -> set[str]:
