@@ -280,3 +280,18 @@ def test_printed_names_find_our_hashed_ids():
     # without the aliases the printed names match none of ours
     assert paper_table(summary, "hamming_loss", "selected",
                        printed=spolaor).printed is None
+
+
+def test_datasets_named_like_missing_values_keep_their_rows(tmp_path):
+    # issue 38, W6: pandas reads NA, None, null and nan as missing by default
+    frame = lee_summary()
+    frame["dataset"] = frame["dataset"].map({"a": "NA", "b": "None", "c": "null"})
+    path = tmp_path / "summary.tsv"
+    frame.to_csv(path, sep="\t", index=False)
+    outs = {k: tmp_path / f"t.{k}" for k in ("tsv", "md", "tex", "html")}
+    table = write_paper_table(path, None, "hamming_loss", "x", outs, n_features=50,
+                              order=METHODS)
+    assert list(table.mean.index) == ["NA", "None", "null"]
+    tsv = pd.read_csv(outs["tsv"], sep="\t", keep_default_na=False)
+    assert sorted(set(tsv["dataset"])) == ["NA", "None", "null"]
+    assert "| NA | " in outs["md"].read_text()

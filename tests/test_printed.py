@@ -441,6 +441,11 @@ def test_loader_reads_a_good_file(tmp_path):
      "table 'Table 1' at values/yeast/a"),
     (lambda t: t.pop("n_features"), "table 'Table 1'"),
     (lambda t: t.update(kind="times"), "a times table's metric is 'seconds'"),
+    # issue 38, W8 and U6: a negative or infinite cell is a typo, not a value
+    (lambda t: t["values"]["yeast"].update(a="-0.26"),
+     r"values 'yeast'/'a' prints '-0.26': not a finite number >= 0"),
+    (lambda t: t["values"]["yeast"].update(a=float("inf")),
+     r"'yeast'/'a'|values/yeast/a"),
 ])
 def test_loader_names_the_file_and_the_table(tmp_path, change, message):
     path = write(tmp_path, broken(change))

@@ -99,6 +99,21 @@ def parse_cell(cell) -> float:
     return float(cell)
 
 
+def _number(cell) -> float | None:
+    """A cell's number (a string as printed, or a number); None for a cell
+    that is not one (e.g. the paper's "-").
+
+    >>> _number("0.010"), _number(".5"), _number("-"), _number(None)
+    (0.01, 0.5, None, None)
+    """
+    if cell is None or isinstance(cell, bool):
+        return None
+    try:
+        return float(cell)
+    except (TypeError, ValueError):
+        return None
+
+
 def _printed_decimals(cell) -> int | None:
     """Decimals a string cell prints (``"0.010"`` -> 3); None for numbers."""
     if not isinstance(cell, str):
@@ -302,6 +317,14 @@ def _check_table(entry: Mapping[str, Any]) -> list[str]:
                 problems.append(f"row {d!r} lacks {lacking} (set complete: false "
                                 "if the paper's cell is lost)")
             for m, cell in row.items():
+                value = _number(cell)
+                if value is not None and not (math.isfinite(value) and value >= 0):
+                    # a printed measure, time, count, rank or s.d. is never
+                    # negative nor infinite: a typo that would otherwise turn
+                    # a claim "not checkable here" without a word
+                    problems.append(f"{part} {d!r}/{m!r} prints {cell!r}: not a "
+                                    "finite number >= 0")
+                    continue
                 dec = _printed_decimals(cell)
                 if dec is not None and dec != entry["decimals"]:
                     problems.append(f"{part} {d!r}/{m!r} prints {cell!r}, not "
@@ -322,8 +345,9 @@ def load_printed(path: PathLike) -> PrintedStudy:
         Naming the file and the table: a key repeated in a mapping (with
         both lines), a schema violation, an unknown metric,
         a cell of a method the table does not list, a row lacking a method in
-        a complete table, a cell printed with other than ``decimals``
-        decimals, or a duplicate table id.
+        a complete table, a cell that is negative or not finite, a cell
+        printed with other than ``decimals`` decimals, or a duplicate table
+        id.
     """
     import jsonschema
 

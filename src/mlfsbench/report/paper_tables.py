@@ -60,7 +60,7 @@ from scipy import stats as sps
 
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
 from mlfsbench.evaluation.printed import PrintedStudy, PrintedTable, load_printed
-from mlfsbench.io import BASELINE, format_table, without_methods, write_text
+from mlfsbench.io import BASELINE, format_table, read_table, without_methods, write_text
 from mlfsbench.report.names import display_name, method_key, metric_label
 from mlfsbench.report.render import html_page, natural_key
 
@@ -603,7 +603,8 @@ def write_paper_table(summary_path: PathLike, stats_path: PathLike | None,
     ``printed``: the study's printed file, if it has one (module docstring);
     ``aliases``: our selectors' names -> ids (:func:`with_our_ids`)."""
     summary = without_methods(
-        pd.read_csv(summary_path, sep="\t", dtype={"n_features": str}), exclude)
+        read_table(summary_path, dtype={"n_features": str, "dataset": str}),
+        exclude)  # a dataset named NA or None keeps its rows
     stats = None
     if stats_path is not None:
         with open(stats_path, encoding="utf-8") as fh:

@@ -26,7 +26,7 @@ from typing import Any
 
 import pandas as pd
 
-from mlfsbench.io import write_text
+from mlfsbench.io import read_table, write_text
 from mlfsbench.report.claim_rows import (
     cd_anchor,
     curves_anchor,
@@ -77,7 +77,7 @@ def _figure(fid: str, path: PathLike, alt: str, caption: str, cls: str = "") -> 
 def _runtime(name: str, path: PathLike) -> str:
     """The runtime table of a study (``tables/runtime.tsv``): seconds per
     dataset and method, for claims on times."""
-    table = pd.read_csv(path, sep="\t")
+    table = read_table(path, dtype={"dataset": str, "selector": str})
     wide = table.pivot_table(index="dataset", columns="selector", values="mean")
     body = wide.to_html(border=0, float_format=lambda v: f"{v:.3g}",
                         classes="runtime", na_rep="")
