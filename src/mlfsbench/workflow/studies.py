@@ -211,6 +211,8 @@ def challenge_config(configfile: str, studies: list[str] | None,
                 f"no study {name!r} in {configfile} (its experiments: "
                 f"{', '.join(names) or 'none'})") from None
     ident = method_id((selectors or classifiers)[0])
+    if datasets:
+        check_datasets(datasets, found)
     config: dict[str, Any] = {k: data[k] for k in SHARED_SETTINGS if k in data}
     config["study_files"] = [configfile]
     experiments: dict[str, Any] = {}
@@ -228,11 +230,48 @@ def challenge_config(configfile: str, studies: list[str] | None,
             x["selectors"] = [dict(e) for e in selectors]
         if classifiers:
             x["classifiers"] = [dict(e) for e in classifiers]
-        experiments[challenge_name(name, ident)] = x
+        experiment = challenge_name(name, ident)
+        if experiment in names:
+            # its results would go to the same results/<experiment>/
+            raise ValueError(
+                f"the challenge of {name!r} by {ident!r} would be experiment "
+                f"{experiment!r}, which {configfile} already has (experiment "
+                f"{experiment!r}); give the challenger another id (--id)")
+        experiments[experiment] = x
     if not experiments:
         raise ValueError("no study to challenge: " + "; ".join(notes))
     config["experiments"] = experiments
     return config, notes
+
+
+def check_datasets(datasets: list[str], studies: dict[str, Any]) -> None:
+    """Each of ``datasets`` must be a dataset of one of ``studies`` (name ->
+    experiment); else a ValueError names the unknown ones (with the names
+    they resemble) and the studies' datasets.
+
+    >>> check_datasets(["yeast", "genbsae"], {"s": {"datasets": ["yeast",
+    ...                                                          "genbase"]}})
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: dataset 'genbsae' (did you mean 'genbase'?) is not a dataset ...
+    """
+    from mlfsbench.estimators.registry import similar_names
+
+    known = sorted({d for x in studies.values() for d in x.get("datasets") or []})
+    unknown = [d for d in dict.fromkeys(datasets) if d not in known]
+    if not unknown:
+        return
+    named = []
+    for d in unknown:
+        close = similar_names(d, known)
+        hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+        named.append(f"{d!r}{hint}")
+    raise ValueError(
+        f"dataset{'s' if len(unknown) > 1 else ''} {', '.join(named)} "
+        f"{'are' if len(unknown) > 1 else 'is'} not a dataset of the studies "
+        f"challenged ({', '.join(studies)}); their datasets: "
+        f"{', '.join(known) or 'none'}")
 
 
 def resolve_extends(config: dict[str, Any]) -> dict[str, Any]:
