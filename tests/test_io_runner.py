@@ -406,3 +406,36 @@ def test_snakemake_error_of_a_traceback_is_its_last_exception(tmp_path):
     log.write_text("Building DAG of jobs...\nnothing wrong here\n")
     assert snakemake_error(log) == ""
     assert snakemake_error(tmp_path / "missing.log") == ""
+
+
+@pytest.mark.parametrize("job_failed", [False, True])
+def test_a_workflow_error_in_the_data_stage_is_not_a_dataset_failure(
+        tmp_path, monkeypatch, job_failed):
+    # a raw file edited by hand stopped Snakemake before any job: every
+    # dataset was said "not obtained" and written to unavailable.json
+    import io
+    from types import SimpleNamespace
+
+    printed, expected = WORKFLOW_ERRORS["checksum"]
+    if job_failed:  # a download that failed: the dataset is left out
+        printed = ("Error in rule download:\n    jobid: 3\n    log: "
+                   "logs/download/emotions/train.log\n    wildcards: "
+                   "dataset=emotions, file=train.arff\n\n")
+    work = _fake_python_snakemake(tmp_path, monkeypatch,
+                                  f"sys.stdout.write({printed!r})\nsys.exit(1)")
+    monkeypatch.setattr("mlfsbench.workflow.runner._plan", lambda args, workdir:
+                        SimpleNamespace(jobs={}, datasets=["emotions"],
+                                        main_experiments=["tiny"]))
+    out = io.StringIO()
+    monkeypatch.chdir(work)
+    assert run(["--cores", "1"], out=out) == 1
+    lines = out.getvalue().splitlines()
+    unavailable = work / "results" / "unavailable.json"
+    if job_failed:
+        assert lines[-1].startswith("FAILED dataset emotions: "), lines
+        assert unavailable.exists()
+    else:
+        assert lines[-1].startswith("FAILED: snakemake exited with status 1: "
+                                    + expected), lines
+        assert not any(line.startswith("FAILED dataset") for line in lines)
+        assert not unavailable.exists()
