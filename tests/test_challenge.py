@@ -116,6 +116,10 @@ def test_a_challenger_classifier_does_not_change_the_control():
     ({"n_features": [1]}, "sets n_features; an experiment that extends a study adds"),
     ({"datasets": ["emotions"]}, "emotions are not the study's"),
     ({"selectors": []}, "adds no selector or classifier"),
+    # issue 38 W3: a challenger named like a paper's method shadowed it
+    ({"selectors": [{"name": "fimf", "id": "mfs"}]},
+     r"its selector 'mfs' \(fimf\) takes the name of the study's selector 'mfs' "
+     r"\(mfs\), another method"),
 ])
 def test_extends_errors_name_the_problem(change, message):
     config = copy.deepcopy(CHALLENGE)
@@ -326,6 +330,15 @@ def test_a_challenge_may_not_take_an_experiments_name(tmp_path, monkeypatch, cap
     code, _, seen = _challenge_in_copy(tmp_path, monkeypatch, "--configfile",
                                        "config/mine.yaml", "--id", "other")
     assert code == 0 and seen
+
+
+def test_a_challenger_may_not_take_a_study_methods_id(tmp_path, monkeypatch, capsys):
+    code, work, seen = _challenge_in_copy(tmp_path, monkeypatch, "--id", "mim-br",
+                                          "--selector", "fimf")
+    assert code == 1 and not seen
+    assert ("its selector 'mim-br' (fimf) takes the name of the study's selector "
+            "'mim-br' (mim-br), another method") in capsys.readouterr().err
+    assert not (work / "config" / "challenges").exists()
 
 
 def test_challenge_help_names_the_options(capsys):

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import sys
@@ -201,7 +202,7 @@ def run(args) -> int:
 
     from mlfsbench.io import write_text
     from mlfsbench.workflow import runner
-    from mlfsbench.workflow.studies import challenge_config
+    from mlfsbench.workflow.studies import challenge_config, resolve_extends
 
     workdir = os.path.abspath(args.workdir)
     if args.id is not None:
@@ -225,6 +226,9 @@ def run(args) -> int:
         os.chdir(workdir)  # the config's paths are relative to the workflow
         config, notes = challenge_config(args.configfile, studies, selectors,
                                          classifiers, datasets or None)
+        # the experiments as the workflow will read them: an error of theirs
+        # (a challenger named like a study's method) is said before writing
+        resolve_extends(json.loads(json.dumps(config)))
         reads = files_read(args.configfile, config)
     finally:
         os.chdir(cwd)

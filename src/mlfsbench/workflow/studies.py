@@ -143,12 +143,26 @@ def extend_study(name: str, study_name: str, study: dict[str, Any],
         out = apply_option(out, {"datasets": list(subset)})
     discs = [canonical(s.get("discretize")) for s in out.get("selectors") or []]
     shared = discs[0] if discs and all(d == discs[0] for d in discs) else None
+    # the names the tables give the study's methods: their ids and labels
+    own = {key: {n: e for e in out.get(key) or []
+                 for n in (method_id(e), e.get("label") or e.get("id") or e["name"])}
+           for key in ("selectors", "classifiers")}
     for key in ("selectors", "classifiers"):
         for entry in addition.get(key) or []:
             entry = {**entry, "challenger": True}
             if key == "selectors" and shared and "discretize" not in entry:
                 # named as written (the discretization is the study's)
                 entry = {"id": method_id(entry), **entry, "discretize": shared}
+            for ident in dict.fromkeys(
+                    [method_id(entry), entry.get("id"), entry.get("label")]):
+                same = own[key].get(ident) if ident else None
+                if same is not None and _method(same) != _method(entry):
+                    # the tables would show two methods under one name
+                    raise ValueError(
+                        f"{where}: its {key[:-1]} {ident!r} ({entry.get('name')}) "
+                        f"takes the name of the study's {key[:-1]} {ident!r} "
+                        f"({same.get('name')}), another method; give it another "
+                        f"id")
             out.setdefault(key, []).append(entry)
     added = [method_id(e) for key in ("selectors", "classifiers")
              for e in addition.get(key) or []]
@@ -156,6 +170,15 @@ def extend_study(name: str, study_name: str, study: dict[str, Any],
         [out.get("description") or study_name, f"Challenged by {', '.join(added)}."])
     out["extends"] = study_name
     return out
+
+
+def _method(entry: dict[str, Any]) -> Any:
+    """What a selector or classifier entry computes: the entry without its
+    id and challenger flag, no parameters the same as empty ones."""
+    out = {k: v for k, v in entry.items() if k not in ("id", "challenger")}
+    if not out.get("params"):
+        out.pop("params", None)
+    return canonical(out)
 
 
 #: Top-level settings a challenge config takes from the config of its studies
