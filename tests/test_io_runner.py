@@ -403,6 +403,14 @@ def test_snakemake_error_of_a_traceback_is_its_last_exception(tmp_path):
                    "Traceback (most recent call last):\n  File \"b.py\", line 2\n"
                    "ValueError: Invalid config definition: 'x'\n")
     assert snakemake_error(log) == "ValueError: Invalid config definition: 'x'"
+    log.write_text("WorkflowError:\nTarget rules may not contain wildcards.\n")
+    assert snakemake_error(log) == ("WorkflowError: Target rules may not contain "
+                                    "wildcards.")
+    log.write_text("InputFunctionException in rule select in file x.smk, line 3:\n"
+                   "Error:\n  KeyError: 'yeast'\nWildcards:\n")
+    assert snakemake_error(log) == "InputFunctionException: KeyError: 'yeast'"
+    log.write_text("Error in rule select:\n    jobid: 3\n")
+    assert snakemake_error(log) == "Error in rule select"
     log.write_text("Building DAG of jobs...\nnothing wrong here\n")
     assert snakemake_error(log) == ""
     assert snakemake_error(tmp_path / "missing.log") == ""

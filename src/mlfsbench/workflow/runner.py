@@ -367,6 +367,8 @@ def snakemake_error(path: Path) -> str:
                 continue
             break
         m = _ERROR_HEADER.match(line)
+        if m and m[1] == "Error":  # "Error in rule x:", a job's (unparsed)
+            return _reason(line.rstrip(":"))
         if m and not line.startswith(" "):
             message = message_after(i)
             return _reason(f"{m[1]}: {message}" if message else line)
