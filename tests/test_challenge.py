@@ -116,6 +116,10 @@ def test_a_challenger_classifier_does_not_change_the_control():
     ({"n_features": [1]}, "sets n_features; an experiment that extends a study adds"),
     ({"datasets": ["emotions"]}, "emotions are not the study's"),
     ({"selectors": []}, "adds no selector or classifier"),
+    # issue 38 W3: a challenger named like a paper's method shadowed it
+    ({"selectors": [{"name": "fimf", "id": "mfs"}]},
+     r"its selector 'mfs' \(fimf\) takes the name of the study's selector 'mfs' "
+     r"\(mfs\), another method"),
 ])
 def test_extends_errors_name_the_problem(change, message):
     config = copy.deepcopy(CHALLENGE)
@@ -228,6 +232,113 @@ def test_challenge_command_errors(args, message, capsys, tmp_path, monkeypatch):
     monkeypatch.setattr("mlfsbench.workflow.runner.run", lambda *a, **k: 0)
     assert cli.main(["challenge", *args, "-n"]) == 1
     assert message in capsys.readouterr().err
+
+
+def _challenge_in_copy(tmp_path, monkeypatch, *args):
+    """``mlfsbench challenge -n`` in a copy of the config folder (the run
+    stood in for); returns the exit status, the copy and what was seen."""
+    seen = {}
+    monkeypatch.setattr("mlfsbench.workflow.runner.run",
+                        lambda args, workdir, **_: seen.update(args=args) or 0)
+    work = tmp_path / "wf"
+    if not work.exists():
+        shutil.copytree(REPO_ROOT / "config", work / "config")
+    code = cli.main(["challenge", "--selector", "mim-br", "--studies", "tiny",
+                     "--configfile", "config/tiny.yaml", "-n", "--workdir",
+                     str(work), *args])
+    return code, work, seen
+
+
+def _config_files(work):
+    return {p: p.read_bytes() for p in (work / "config").rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize("ident", ["../rc", "a/b", "/abs", ".hidden", "a..b",
+                                   "", "x+y", "a b"])
+def test_challenge_id_must_be_a_plain_name(tmp_path, monkeypatch, capsys, ident):
+    # issue 38 W3: --id ../rc wrote config/rc.yaml over the study's config,
+    # even in a dry run
+    before = _config_files(tmp_path / "wf") if (tmp_path / "wf").exists() else None
+    code, work, seen = _challenge_in_copy(tmp_path, monkeypatch, "--id", ident)
+    assert code == 1 and not seen
+    assert f"--id {ident!r}: not a plain name" in capsys.readouterr().err
+    if before is None:
+        before = {p: (REPO_ROOT / p.relative_to(work)).read_bytes()
+                  for p in (work / "config").rglob("*") if p.is_file()}
+    assert _config_files(work) == before
+
+
+@pytest.mark.parametrize(("output", "message"), [
+    ("config/tiny.yaml", "that is config/tiny.yaml, which the challenge reads"),
+    ("config/./tiny.yaml", "which the challenge reads"),
+    ("config/datasets.tsv", "that is config/datasets.tsv, which the challenge reads"),
+    ("../elsewhere.yaml", "outside the workflow directory"),
+    ("config/quick.yaml", "an existing file that 'mlfsbench challenge' did not "
+                          "write"),
+    ("config", "a directory"),
+])
+def test_challenge_output_never_overwrites_what_it_reads(tmp_path, monkeypatch,
+                                                          capsys, output, message):
+    shutil.copytree(REPO_ROOT / "config", tmp_path / "wf" / "config")
+    before = _config_files(tmp_path / "wf")
+    code, work, seen = _challenge_in_copy(tmp_path, monkeypatch, "--output", output)
+    assert code == 1 and not seen
+    assert f"--output {output}: " in capsys.readouterr().err
+    assert _config_files(work) == before
+    assert not (tmp_path / "elsewhere.yaml").exists()
+
+
+def test_challenge_output_outside_when_allowed_and_rewritten(tmp_path, monkeypatch):
+    code, work, seen = _challenge_in_copy(tmp_path, monkeypatch, "--output",
+                                          "../elsewhere.yaml", "--allow-outside")
+    assert code == 0
+    assert seen["args"][:2] == ["--configfile", "../elsewhere.yaml"]
+    assert "tiny+mim-br" in yaml.safe_load((tmp_path / "elsewhere.yaml").read_text())[
+        "experiments"]
+    # a config the command wrote may be written again (the default's too)
+    for extra in (["--output", "../elsewhere.yaml", "--allow-outside"], [], []):
+        code, _, _ = _challenge_in_copy(tmp_path, monkeypatch, *extra)
+        assert code == 0
+    assert (work / "config" / "challenges" / "mim-br.yaml").exists()
+
+
+def test_challenge_names_an_unknown_dataset(tmp_path, monkeypatch, capsys):
+    # issue 38 W9: the unknown name was dropped, the challenge ran on yeast
+    code, _, seen = _challenge_in_copy(tmp_path, monkeypatch, "--studies",
+                                       "lee2016,tiny", "--configfile",
+                                       "config/config.yaml", "--datasets",
+                                       "yeast,genbsae,emotoins")
+    err = capsys.readouterr().err
+    assert code == 1 and not seen
+    assert ("datasets 'genbsae' (did you mean 'genbase'?), 'emotoins' (did you "
+            "mean 'emotions'?) are not a dataset of the studies challenged "
+            "(lee2016, tiny); their datasets: ") in err
+    assert "emotions, enron" in err or "emotions" in err.split("their datasets:")[1]
+
+
+def test_a_challenge_may_not_take_an_experiments_name(tmp_path, monkeypatch, capsys):
+    shutil.copytree(REPO_ROOT / "config", tmp_path / "wf" / "config")
+    path = tmp_path / "wf" / "config" / "mine.yaml"
+    config = yaml.safe_load((REPO_ROOT / "config" / "tiny.yaml").read_text())
+    config["experiments"]["tiny+mine"] = dict(config["experiments"]["tiny"])
+    path.write_text(yaml.safe_dump(config))
+    code, _, seen = _challenge_in_copy(tmp_path, monkeypatch, "--configfile",
+                                       "config/mine.yaml", "--id", "mine")
+    assert code == 1 and not seen
+    assert ("the challenge of 'tiny' by 'mine' would be experiment 'tiny+mine', "
+            "which config/mine.yaml already has") in capsys.readouterr().err
+    code, _, seen = _challenge_in_copy(tmp_path, monkeypatch, "--configfile",
+                                       "config/mine.yaml", "--id", "other")
+    assert code == 0 and seen
+
+
+def test_a_challenger_may_not_take_a_study_methods_id(tmp_path, monkeypatch, capsys):
+    code, work, seen = _challenge_in_copy(tmp_path, monkeypatch, "--id", "mim-br",
+                                          "--selector", "fimf")
+    assert code == 1 and not seen
+    assert ("its selector 'mim-br' (fimf) takes the name of the study's selector "
+            "'mim-br' (mim-br), another method") in capsys.readouterr().err
+    assert not (work / "config" / "challenges").exists()
 
 
 def test_challenge_help_names_the_options(capsys):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -319,3 +320,130 @@ def test_warnings_of_finished_jobs_are_listed_at_the_end(tmp_path, monkeypatch):
         "'id' (log: logs/select/b.log)",
     ]
     assert out.getvalue().splitlines()[-1] == "summary: results/summary.html"
+
+
+# What Snakemake prints when it stops outside any job (from real runs: a
+# schema error, an unknown selector, a checksum the raw file does not have).
+WORKFLOW_ERRORS = {
+    "schema": ('ValueError in file "/w/rules/common.smk", line 16:\n'
+               "config/bad.yaml: experiments.tiny.seed: 'abc' is not of type "
+               "'integer'\n"
+               '  File "/w/rules/common.smk", line 16, in <module>\n'
+               '  File "/w/src/mlfsbench/workflow/config.py", line 87, in '
+               "check_config\n",
+               "ValueError: config/bad.yaml: experiments.tiny.seed: 'abc' is not "
+               "of type 'integer'"),
+    "selector": ('ValueError in file "/w/rules/common.smk", line 18:\n'
+                 "experiment 'tiny': config selectors: unknown selector "
+                 "'mim-brr'; did you mean 'mim-br'? registered: ami, fimf, mim-br\n"
+                 '  File "/w/rules/common.smk", line 18, in <module>\n',
+                 "ValueError: experiment 'tiny': config selectors: unknown "
+                 "selector 'mim-brr'; did you mean 'mim-br'? registered: ami, "
+                 "fimf, mim-br"),
+    "checksum": ('RawFileChanged in file "/w/rules/common.smk", line 19:\n'
+                 "data/raw/emotions/train.arff: content changed since it was "
+                 "downloaded: sha256 " + "b" * 64 + ", the datasets table "
+                 "expects " + "c" * 64 + "; delete the file (rm -f "
+                 "data/raw/emotions/train.arff) to download it again\n"
+                 '  File "/w/rules/common.smk", line 19, in <module>\n',
+                 "RawFileChanged: data/raw/emotions/train.arff: content changed "
+                 "since it was downloaded: sha256 " + "b" * 64),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(WORKFLOW_ERRORS))
+def test_a_workflow_error_is_shown_not_a_stale_summary(tmp_path, monkeypatch, kind):
+    # the console said only "snakemake exited with status 1 (see logs/...)",
+    # then named an earlier run's summary page
+    import io
+
+    from mlfsbench.workflow.progress import MAX_LINE
+
+    printed, expected = WORKFLOW_ERRORS[kind]
+    work = _fake_python_snakemake(tmp_path, monkeypatch,
+                                  f"sys.stdout.write({printed!r})\nsys.exit(1)")
+    (work / "results").mkdir()
+    (work / "results" / "summary.html").write_text("an earlier run's")
+    out = io.StringIO()
+    monkeypatch.chdir(work)
+    assert run(["--cores", "1"], out=out) == 1
+    lines = out.getvalue().splitlines()
+    assert not any(line.startswith("summary:") for line in lines), lines
+    assert lines[-1].startswith("FAILED: snakemake exited with status 1: "
+                                + expected), lines[-1]
+    assert re.search(r" \(see logs/run-\w+\.log\)$", lines[-1]), lines[-1]
+    assert max(map(len, lines)) <= MAX_LINE
+
+
+def test_a_failed_run_names_the_summary_page_it_wrote(tmp_path, monkeypatch):
+    import io
+
+    work = _fake_python_snakemake(
+        tmp_path, monkeypatch,
+        "os.makedirs('results', exist_ok=True)\n"
+        "open('results/summary.html', 'w').write('new')\n"
+        "sys.stdout.write('WorkflowError:\\nsomething broke after the summary\\n')\n"
+        "sys.exit(1)")
+    out = io.StringIO()
+    monkeypatch.chdir(work)
+    assert run(["--cores", "1"], out=out) == 1
+    lines = out.getvalue().splitlines()
+    assert lines[-2] == "summary: results/summary.html"
+    assert "WorkflowError: something broke after the summary (see" in lines[-1]
+
+
+def test_snakemake_error_of_a_traceback_is_its_last_exception(tmp_path):
+    from mlfsbench.workflow.runner import snakemake_error
+
+    log = tmp_path / "run.log"
+    log.write_text("$ python -m snakemake --cores 1 x\nTraceback (most recent "
+                   "call last):\n\n  File \"a.py\", line 1, in f\n    g()\n\n"
+                   "ValueError: not enough values to unpack\n\n\nDuring handling "
+                   "of the above exception, another exception occurred:\n\n"
+                   "Traceback (most recent call last):\n  File \"b.py\", line 2\n"
+                   "ValueError: Invalid config definition: 'x'\n")
+    assert snakemake_error(log) == "ValueError: Invalid config definition: 'x'"
+    log.write_text("WorkflowError:\nTarget rules may not contain wildcards.\n")
+    assert snakemake_error(log) == ("WorkflowError: Target rules may not contain "
+                                    "wildcards.")
+    log.write_text("InputFunctionException in rule select in file x.smk, line 3:\n"
+                   "Error:\n  KeyError: 'yeast'\nWildcards:\n")
+    assert snakemake_error(log) == "InputFunctionException: KeyError: 'yeast'"
+    log.write_text("Error in rule select:\n    jobid: 3\n")
+    assert snakemake_error(log) == "Error in rule select"
+    log.write_text("Building DAG of jobs...\nnothing wrong here\n")
+    assert snakemake_error(log) == ""
+    assert snakemake_error(tmp_path / "missing.log") == ""
+
+
+@pytest.mark.parametrize("job_failed", [False, True])
+def test_a_workflow_error_in_the_data_stage_is_not_a_dataset_failure(
+        tmp_path, monkeypatch, job_failed):
+    # a raw file edited by hand stopped Snakemake before any job: every
+    # dataset was said "not obtained" and written to unavailable.json
+    import io
+    from types import SimpleNamespace
+
+    printed, expected = WORKFLOW_ERRORS["checksum"]
+    if job_failed:  # a download that failed: the dataset is left out
+        printed = ("Error in rule download:\n    jobid: 3\n    log: "
+                   "logs/download/emotions/train.log\n    wildcards: "
+                   "dataset=emotions, file=train.arff\n\n")
+    work = _fake_python_snakemake(tmp_path, monkeypatch,
+                                  f"sys.stdout.write({printed!r})\nsys.exit(1)")
+    monkeypatch.setattr("mlfsbench.workflow.runner._plan", lambda args, workdir:
+                        SimpleNamespace(jobs={}, datasets=["emotions"],
+                                        main_experiments=["tiny"]))
+    out = io.StringIO()
+    monkeypatch.chdir(work)
+    assert run(["--cores", "1"], out=out) == 1
+    lines = out.getvalue().splitlines()
+    unavailable = work / "results" / "unavailable.json"
+    if job_failed:
+        assert lines[-1].startswith("FAILED dataset emotions: "), lines
+        assert unavailable.exists()
+    else:
+        assert lines[-1].startswith("FAILED: snakemake exited with status 1: "
+                                    + expected), lines
+        assert not any(line.startswith("FAILED dataset") for line in lines)
+        assert not unavailable.exists()

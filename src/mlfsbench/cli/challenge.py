@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import re
 import sys
 from typing import Any
 
@@ -67,7 +69,11 @@ def add_parser(sub) -> None:
                         "test study)")
     p.add_argument("--output", metavar="FILE",
                    help="where to write the generated config (default: "
-                        "config/challenges/<id>.yaml)")
+                        "config/challenges/<id>.yaml); never a file the "
+                        "command reads, nor one it did not write")
+    p.add_argument("--allow-outside", action="store_true",
+                   help="let --output name a file outside the workflow "
+                        "directory")
     p.add_argument("--workdir", default=".", metavar="DIR",
                    help="the workflow directory (default: the current one)")
     p.set_defaults(func=run, snakemake_args_of=passthrough)
@@ -95,6 +101,100 @@ def challenger(kind: str, name: str, params: dict[str, Any],
     return entry
 
 
+#: A challenger's id: it names the experiments (``<study>+<id>``), their
+#: results folders and the default config file.
+PLAIN_ID = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*$")
+#: The first line of a config this command writes.
+HEADER = "# Written by `mlfsbench challenge`"
+
+
+def check_id(ident: str, what: str = "--id") -> str:
+    """``ident`` if it is a plain name: letters, digits, ``-``, ``_`` and
+    ``.`` (not first), no path separator, no ``..``; else a ValueError
+    naming it.
+
+    >>> check_id("variance-rank_2.1")
+    'variance-rank_2.1'
+    >>> check_id("../rc")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: --id '../rc': not a plain name (letters, digits, ...)
+    """
+    if not PLAIN_ID.match(ident) or ".." in ident:
+        raise ValueError(f"{what} {ident!r}: not a plain name (letters, digits, "
+                         "'-', '_' and '.' not first; no path separator or '..')")
+    return ident
+
+
+def files_read(configfile: str, config: dict[str, Any]) -> list[str]:
+    """The files the challenge of ``configfile`` reads (relative to the
+    current directory, the workflow's): the config, its experiment and study
+    files and every existing file they or ``config`` (the generated config)
+    name (the datasets table, claims, printed tables, ...), and the study
+    files an ``extends`` looks in."""
+    from mlfsbench.yamlfile import load_yaml_file
+
+    found: list[str] = []
+
+    def strings(value):
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, dict):
+            for v in value.values():
+                yield from strings(v)
+        elif isinstance(value, list):
+            for v in value:
+                yield from strings(v)
+
+    def visit(value) -> None:
+        for text in strings(value):
+            if text in found or "\n" in text or not os.path.isfile(text):
+                continue
+            found.append(text)
+            if text.endswith((".yaml", ".yml")):
+                try:
+                    visit(load_yaml_file(text))
+                except Exception:  # noqa: BLE001 (named, not read)
+                    pass
+
+    visit([configfile, config])
+    for name in config.get("experiments") or {}:
+        study = name.split("+", 1)[0]
+        visit([f"config/papers/{study}.yaml", f"config/{study}.yaml"])
+    return found
+
+
+def check_output(out: str, workdir: str, reads: list[str],
+                 allow_outside: bool = False) -> str:
+    """The absolute path of ``out`` (relative to ``workdir``) if the
+    generated config may be written there: not a file the command reads
+    (``reads``, relative to ``workdir``), not outside ``workdir`` unless
+    ``allow_outside``, not a directory, and not an existing file this
+    command did not write (:data:`HEADER`); else a ValueError naming it."""
+    target = os.path.realpath(os.path.join(workdir, out))
+    for name in reads:
+        if os.path.realpath(os.path.join(workdir, name)) == target:
+            raise ValueError(f"--output {out}: that is {name}, which the "
+                             "challenge reads; name another file")
+    root = os.path.realpath(workdir)
+    if not allow_outside and os.path.commonpath([root, target]) != root:
+        raise ValueError(f"--output {out}: outside the workflow directory "
+                         f"({root}); give --allow-outside to write there")
+    if os.path.isdir(target):
+        raise ValueError(f"--output {out}: a directory; name a file")
+    if os.path.exists(target):
+        try:
+            with open(target, encoding="utf-8", errors="replace") as fh:
+                ours = fh.readline().startswith(HEADER)
+        except OSError:
+            ours = False
+        if not ours:
+            raise ValueError(f"--output {out}: an existing file that "
+                             "'mlfsbench challenge' did not write; name another "
+                             "file (or remove it)")
+    return target
+
+
 def run(args) -> int:
     """Write the config that sets the method against the studies, then run
     it as ``mlfsbench run`` does."""
@@ -102,9 +202,11 @@ def run(args) -> int:
 
     from mlfsbench.io import write_text
     from mlfsbench.workflow import runner
-    from mlfsbench.workflow.studies import challenge_config
+    from mlfsbench.workflow.studies import challenge_config, resolve_extends
 
     workdir = os.path.abspath(args.workdir)
+    if args.id is not None:
+        check_id(args.id)
     selectors = []
     if args.selector:
         selectors.append(challenger("selector", args.selector,
@@ -124,16 +226,22 @@ def run(args) -> int:
         os.chdir(workdir)  # the config's paths are relative to the workflow
         config, notes = challenge_config(args.configfile, studies, selectors,
                                          classifiers, datasets or None)
+        # the experiments as the workflow will read them: an error of theirs
+        # (a challenger named like a study's method) is said before writing
+        resolve_extends(json.loads(json.dumps(config)))
+        reads = files_read(args.configfile, config)
     finally:
         os.chdir(cwd)
-    name = next(iter(config["experiments"])).split("+", 1)[1]
+    name = check_id(next(iter(config["experiments"])).split("+", 1)[1],
+                    "the challenger's id")
     out = args.output or f"config/challenges/{name}.yaml"
-    text = ("# Written by `mlfsbench challenge`; run again with\n# "
+    target = check_output(out, workdir, reads, args.allow_outside)
+    text = (f"{HEADER}; run again with\n# "
             f"`mlfsbench run --configfile {out}`.\n# Each experiment extends a "
             "study (docs/challenge.md); its results go to\n# results/<experiment>/.\n"
             + yaml.safe_dump(config, sort_keys=False))
-    os.makedirs(os.path.dirname(os.path.join(workdir, out)) or ".", exist_ok=True)
-    write_text(os.path.join(workdir, out), text)
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    write_text(target, text)
     for note in notes:
         print(f"mlfsbench: {note}: left out", file=sys.stderr)
     print(f"mlfsbench: wrote {out}: {', '.join(config['experiments'])}",

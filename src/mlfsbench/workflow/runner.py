@@ -319,6 +319,77 @@ def _last_error(paths: Sequence[Path]) -> str:
     return next((_reason(lines[-1]) for lines in texts if lines), "")
 
 
+#: Snakemake's header of an error outside any job, its message on the
+#: next line: ``ValueError in file "rules/common.smk", line 18:``,
+#: ``MissingInputException in rule all in file ...:``.
+_ERROR_HEADER = re.compile(r"^([A-Za-z_]\w*) in (?:file|rule|line)\b.*:$")
+#: A line that names an exception and its message (a traceback's last).
+_EXCEPTION_LINE = re.compile(
+    r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Changed)\b:\s*\S")
+
+
+def snakemake_error(path: Path) -> str:
+    """The line of Snakemake's log ``path`` that names why it failed outside
+    any job (a config or workflow error), as one line ``<exception>:
+    <message>`` of at most :data:`REASON_CHARS`; "" if none is found.
+
+    Snakemake prints such an error as a header naming the exception and
+    where it was raised, the message on the next line (after ``Error:`` for
+    an input function's), or as a traceback whose last exception line is
+    the message. The runner's own command lines (``$ ...``) are skipped.
+    """
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    lines = [line.rstrip() for line in text.splitlines()
+             if line.strip() and not line.startswith("$ ")]
+
+    def message_after(i: int) -> str:
+        for line in lines[i + 1:i + 3]:
+            line = line.strip()
+            if line == "Error:":
+                continue
+            return "" if line.startswith(("File ", "Traceback ")) else line
+        return ""
+
+    in_traceback: list[str] = []
+    for i, line in enumerate(lines):
+        if line.startswith("Traceback (most recent call last)"):
+            in_traceback.append(line)
+            continue
+        if in_traceback:
+            if line.startswith((" ", "During handling", "The above exception",
+                                "Traceback")):
+                continue
+            if _EXCEPTION_LINE.match(line):
+                in_traceback.append(line)  # the last one is the cause shown
+                continue
+            break
+        m = _ERROR_HEADER.match(line)
+        if m and m[1] == "Error":  # "Error in rule x:", a job's (unparsed)
+            return _reason(line.rstrip(":"))
+        if m and not line.startswith(" "):
+            message = message_after(i)
+            return _reason(f"{m[1]}: {message}" if message else line)
+        m = re.match(r"^([A-Za-z_]\w*(?:Error|Exception)):$", line)
+        if m:
+            message = message_after(i)
+            return _reason(f"{m[1]}: {message}" if message else line)
+        if _EXCEPTION_LINE.match(line):
+            return _reason(line)
+    if len(in_traceback) > 1:
+        return _reason(in_traceback[-1])
+    return ""
+
+
+def _mtime(path: Path) -> int | None:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return None
+
+
 #: A warning line of a job's log (:mod:`~mlfsbench.workflow.logutil`'s
 #: format: time, level, logger, message).
 _WARNING_LINE = re.compile(r"^\S+ \S+ WARNING [\w.]+: (.*)$")
@@ -499,7 +570,11 @@ def run(args: Sequence[str], workdir: str | os.PathLike = ".", *,
     4. ends, after a successful run, with the lines of ``epilogue(results
        folder, the plan's experiments or None)`` (the command line's: the
        verdict counts per study and their tables' paths), then the path of
-       the summary page and one line per failure.
+       the summary page and one line per failure. A run that fails names
+       the summary page only if it wrote it; when Snakemake stops outside
+       any job (a config or schema error, a changed raw file: no job failed,
+       no dataset was left out) the last line gives its message
+       (:func:`snakemake_error`) and the log's path.
 
     A dataset that could not be obtained makes the exit status 1 even when
     the rest succeeded.
@@ -590,7 +665,7 @@ def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
     import time
 
     from mlfsbench.io import write_json
-    from mlfsbench.workflow.progress import Progress, clip
+    from mlfsbench.workflow.progress import MAX_LINE, Progress, clip
     from mlfsbench.workflow.runstats import method_names, shared_users
 
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
@@ -606,6 +681,8 @@ def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
     base = [*cmd, *rerun_trigger_args(args), "--rerun-incomplete",
             *job_thread_args(args), *args]
     unavailable: dict[str, str] = {}
+    summary = workdir / "results" / "summary.html"
+    summary_before = _mtime(summary)
     with open(log_path, "w", encoding="utf-8") as log_fh:
         follow = _Follow(workdir, log_fh, progress)
         progress.say(f"mlfsbench run: Snakemake's log is {shown_log}")
@@ -628,21 +705,27 @@ def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
             stopped = _interrupted(code, follow.received, workdir)
             if stopped is not None:
                 return stopped
-            unavailable = dataset_failures(workdir, plan.datasets, shown_log)
-            record = workdir / UNAVAILABLE
-            if unavailable:
-                write_json(record, unavailable)
-                base = with_config(base, f"unavailable={UNAVAILABLE}")
-            elif record.exists():
-                record.unlink()
-            progress.failures.clear()
-            code = 0
-            if len(unavailable) == len(plan.datasets):
-                code = 1
+            if code != 0 and not progress.failures:
+                # no job failed: Snakemake stopped before any (the workflow
+                # or its config is wrong, a raw file changed), not for a
+                # dataset: no run; its message is said at the end
+                pass
             else:
-                # the totals of each study, from a dry run
-                progress.start_stage("")
-                follow([*base, "--dry-run"], feed=progress.expect)
+                unavailable = dataset_failures(workdir, plan.datasets, shown_log)
+                record = workdir / UNAVAILABLE
+                if unavailable:
+                    write_json(record, unavailable)
+                    base = with_config(base, f"unavailable={UNAVAILABLE}")
+                elif record.exists():
+                    record.unlink()
+                progress.failures.clear()
+                code = 0
+                if len(unavailable) == len(plan.datasets):
+                    code = 1
+                else:
+                    # the totals of each study, from a dry run
+                    progress.start_stage("")
+                    follow([*base, "--dry-run"], feed=progress.expect)
         if code == 0:
             # 2. the run
             code = follow(base)
@@ -662,7 +745,6 @@ def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
     if len(warned) > SHOWN_WARNINGS:
         progress.say(f"warning: {len(warned) - SHOWN_WARNINGS} more job logs have "
                      f"warnings (lines with WARNING under logs/)")
-    summary = workdir / "results" / "summary.html"
     if code == 0 and epilogue is not None:
         studies = list(plan.main_experiments) if plan is not None else None
         try:
@@ -673,7 +755,9 @@ def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
             progress.say(line)
     if report and (workdir / report).exists():
         progress.say(f"report: {os.path.relpath(workdir / report)}")
-    if summary.exists():
+    if summary.exists() and (code == 0 or _mtime(summary) != summary_before):
+        # (a failed run names the page only if it wrote it: else it is an
+        # earlier run's)
         progress.say(f"summary: {os.path.relpath(summary)}")
     for d, reason in sorted(unavailable.items()):
         progress.say(clip(f"FAILED dataset {d}: {reason}"))
@@ -683,8 +767,14 @@ def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
         progress.say(clip(f"FAILED {f.rule} ({where}): {reason or 'failed'} "
                           f"(log: {f.log or shown_log})"))
     if code != 0 and not progress.failures and not unavailable:
-        progress.say(f"FAILED: snakemake exited with status {code} "
-                     f"(see {shown_log})")
+        # no job failed: Snakemake stopped outside any (a config error, a
+        # changed raw file, ...); its message is in its log
+        head = f"FAILED: snakemake exited with status {code}"
+        tail = f" (see {shown_log})"
+        problem = snakemake_error(log_path)
+        if problem:
+            head += ": " + clip(problem, max(40, MAX_LINE - len(head) - 2 - len(tail)))
+        progress.say(head + tail)
     if code == 0 and unavailable:
         code = 1
     return code

@@ -143,12 +143,26 @@ def extend_study(name: str, study_name: str, study: dict[str, Any],
         out = apply_option(out, {"datasets": list(subset)})
     discs = [canonical(s.get("discretize")) for s in out.get("selectors") or []]
     shared = discs[0] if discs and all(d == discs[0] for d in discs) else None
+    # the names the tables give the study's methods: their ids and labels
+    own = {key: {n: e for e in out.get(key) or []
+                 for n in (method_id(e), e.get("label") or e.get("id") or e["name"])}
+           for key in ("selectors", "classifiers")}
     for key in ("selectors", "classifiers"):
         for entry in addition.get(key) or []:
             entry = {**entry, "challenger": True}
             if key == "selectors" and shared and "discretize" not in entry:
                 # named as written (the discretization is the study's)
                 entry = {"id": method_id(entry), **entry, "discretize": shared}
+            for ident in dict.fromkeys(
+                    [method_id(entry), entry.get("id"), entry.get("label")]):
+                same = own[key].get(ident) if ident else None
+                if same is not None and _method(same) != _method(entry):
+                    # the tables would show two methods under one name
+                    raise ValueError(
+                        f"{where}: its {key[:-1]} {ident!r} ({entry.get('name')}) "
+                        f"takes the name of the study's {key[:-1]} {ident!r} "
+                        f"({same.get('name')}), another method; give it another "
+                        f"id")
             out.setdefault(key, []).append(entry)
     added = [method_id(e) for key in ("selectors", "classifiers")
              for e in addition.get(key) or []]
@@ -156,6 +170,15 @@ def extend_study(name: str, study_name: str, study: dict[str, Any],
         [out.get("description") or study_name, f"Challenged by {', '.join(added)}."])
     out["extends"] = study_name
     return out
+
+
+def _method(entry: dict[str, Any]) -> Any:
+    """What a selector or classifier entry computes: the entry without its
+    id and challenger flag, no parameters the same as empty ones."""
+    out = {k: v for k, v in entry.items() if k not in ("id", "challenger")}
+    if not out.get("params"):
+        out.pop("params", None)
+    return canonical(out)
 
 
 #: Top-level settings a challenge config takes from the config of its studies
@@ -211,6 +234,8 @@ def challenge_config(configfile: str, studies: list[str] | None,
                 f"no study {name!r} in {configfile} (its experiments: "
                 f"{', '.join(names) or 'none'})") from None
     ident = method_id((selectors or classifiers)[0])
+    if datasets:
+        check_datasets(datasets, found)
     config: dict[str, Any] = {k: data[k] for k in SHARED_SETTINGS if k in data}
     config["study_files"] = [configfile]
     experiments: dict[str, Any] = {}
@@ -228,11 +253,48 @@ def challenge_config(configfile: str, studies: list[str] | None,
             x["selectors"] = [dict(e) for e in selectors]
         if classifiers:
             x["classifiers"] = [dict(e) for e in classifiers]
-        experiments[challenge_name(name, ident)] = x
+        experiment = challenge_name(name, ident)
+        if experiment in names:
+            # its results would go to the same results/<experiment>/
+            raise ValueError(
+                f"the challenge of {name!r} by {ident!r} would be experiment "
+                f"{experiment!r}, which {configfile} already has (experiment "
+                f"{experiment!r}); give the challenger another id (--id)")
+        experiments[experiment] = x
     if not experiments:
         raise ValueError("no study to challenge: " + "; ".join(notes))
     config["experiments"] = experiments
     return config, notes
+
+
+def check_datasets(datasets: list[str], studies: dict[str, Any]) -> None:
+    """Each of ``datasets`` must be a dataset of one of ``studies`` (name ->
+    experiment); else a ValueError names the unknown ones (with the names
+    they resemble) and the studies' datasets.
+
+    >>> check_datasets(["yeast", "genbsae"], {"s": {"datasets": ["yeast",
+    ...                                                          "genbase"]}})
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: dataset 'genbsae' (did you mean 'genbase'?) is not a dataset ...
+    """
+    from mlfsbench.estimators.registry import similar_names
+
+    known = sorted({d for x in studies.values() for d in x.get("datasets") or []})
+    unknown = [d for d in dict.fromkeys(datasets) if d not in known]
+    if not unknown:
+        return
+    named = []
+    for d in unknown:
+        close = similar_names(d, known)
+        hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+        named.append(f"{d!r}{hint}")
+    raise ValueError(
+        f"dataset{'s' if len(unknown) > 1 else ''} {', '.join(named)} "
+        f"{'are' if len(unknown) > 1 else 'is'} not a dataset of the studies "
+        f"challenged ({', '.join(studies)}); their datasets: "
+        f"{', '.join(known) or 'none'}")
 
 
 def resolve_extends(config: dict[str, Any]) -> dict[str, Any]:
