@@ -40,8 +40,10 @@ def lee_summary() -> pd.DataFrame:
                                        "folds"])
 
 
-def build_page(root) -> str:
-    """results/ of one study under ``root`` and its summary page."""
+def write_study(root):
+    """``results/<EXPERIMENT>/`` under ``root``: its summary table, and per
+    loss its statistics, CD diagram and regenerated paper table. Returns the
+    study folder, the summary table and the CD and table files written."""
     res = root / "results" / EXPERIMENT
     for sub in ("tables/paper", "stats", "plots"):
         (res / sub).mkdir(parents=True, exist_ok=True)
@@ -57,7 +59,14 @@ def build_page(root) -> str:
                 for k in ("tsv", "md", "tex", "html")}
         write_paper_table(summary, stats, metric, EXPERIMENT, outs, n_features=50,
                           labels=LABELS, order=METHODS, decimals=3)
-        files += [str(cd.relative_to(root)), str(outs["html"].relative_to(root))]
+        files += [cd, outs["html"]]
+    return res, summary, files
+
+
+def build_page(root) -> str:
+    """results/ of one study under ``root`` and its summary page."""
+    res, _, written = write_study(root)
+    files = [str(f.relative_to(root)) for f in written]
     headline = res / "plots" / "headline.png"
     headline_plot(lee_summary(), "hamming_loss", headline, LABELS)
     claims = [

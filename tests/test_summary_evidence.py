@@ -26,9 +26,7 @@ from mlfsbench.report.claim_rows import (
     reading_legend,
     readings_grid,
 )
-from mlfsbench.report.compare import write_comparison
 from mlfsbench.report.headline import headline_plot
-from mlfsbench.report.paper_tables import write_paper_table
 from mlfsbench.report.summary import (
     main_reason,
     overview,
@@ -36,7 +34,7 @@ from mlfsbench.report.summary import (
     write_summary,
 )
 
-from .test_report_page import DATASETS, LABELS, METHODS, lee_summary
+from .test_report_page import DATASETS, LABELS, METHODS, lee_summary, write_study
 
 EXPERIMENT = "lee2016"
 
@@ -96,22 +94,7 @@ LEGEND = {"solver": {
 
 def build(root):
     """results/ of one study with every kind of evidence, and its page."""
-    res = root / "results" / EXPERIMENT
-    for sub in ("tables/paper", "stats", "plots"):
-        (res / sub).mkdir(parents=True, exist_ok=True)
-    summary = res / "tables" / "summary.tsv"
-    lee_summary().to_csv(summary, sep="\t", index=False)
-    files = []
-    for metric in ("hamming_loss", "ranking_loss"):
-        stats = res / "stats" / f"{metric}.json"
-        cd = res / "stats" / f"{metric}_cd.png"
-        write_comparison(summary, metric, stats, cd, n_features=50,
-                         control="lee2016", round=3, labels=LABELS)
-        outs = {k: res / "tables" / "paper" / f"{metric}.{k}"
-                for k in ("tsv", "md", "tex", "html")}
-        write_paper_table(summary, stats, metric, EXPERIMENT, outs, n_features=50,
-                          labels=LABELS, order=METHODS, decimals=3)
-        files += [cd, outs["html"]]
+    res, summary, files = write_study(root)
     headline_plot(lee_summary(), "hamming_loss", res / "plots" / "headline.png",
                   LABELS)
     files.append(res / "plots" / "headline.png")
