@@ -29,7 +29,7 @@ from typing import Any
 
 import pandas as pd
 
-from mlfsbench.report.claims import COLUMNS, NOT_CHECKABLE, RULES
+from mlfsbench.report.claims import COLUMNS, NOT_CHECKABLE, RULES, metrics_of
 from mlfsbench.report.paper_tables import anchor
 from mlfsbench.report.tally import robust_word
 
@@ -66,20 +66,13 @@ def how_anchor(experiment: str, claim: str) -> str:
 
 
 def claim_metrics(q: Mapping[str, Any]) -> list[str]:
-    """The metrics a claim's quantity names (``metric`` a name or a list,
-    or ``metrics``).
+    """The metrics a claim's quantity names (its ``metric``, a name or a
+    list: :func:`~mlfsbench.report.claims.metrics_of`), none without one.
 
-    >>> claim_metrics({"metric": ["accuracy", "coverage"]})
-    ['accuracy', 'coverage']
+    >>> claim_metrics({"metric": ["accuracy", "coverage"]}), claim_metrics({})
+    (['accuracy', 'coverage'], [])
     """
-    out: list[str] = []
-    for key in ("metric", "metrics"):
-        value = q.get(key)
-        if isinstance(value, (list, tuple)):
-            out += [str(m) for m in value]
-        elif value:
-            out.append(str(value))
-    return list(dict.fromkeys(out))
+    return [str(m) for m in metrics_of(q) if m]
 
 
 def claim_datasets(q: Mapping[str, Any]) -> list[str]:

@@ -40,7 +40,7 @@ from mlfsbench.report.names import metric_label
 from mlfsbench.report.paper_tables import html_fragment
 from mlfsbench.report.render import figure_alt
 from mlfsbench.report.summary_assets import SCRIPT, STYLE
-from mlfsbench.report.tally import robust_word, tally
+from mlfsbench.report.tally import robust_word, tally, total
 
 PathLike = str | os.PathLike
 
@@ -231,15 +231,6 @@ def _tally_cells(counts: Mapping[str, Any] | None) -> list[str]:
                     f"<td class='n'>{rate}</td>"]
 
 
-def _sum(counts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    keys = ["reproduced", "not reproduced", "depends", "not checkable",
-            "weak reproduced", "weak not reproduced", "weak other", "claims"]
-    out: dict[str, Any] = {k: sum(c[k] for c in counts) for k in keys}
-    judged = out["reproduced"] + out["not reproduced"]
-    out["rate"] = round(out["reproduced"] / judged, 3) if judged else None
-    return out
-
-
 def overview(experiments: Mapping[str, Mapping[str, Any]]) -> str:
     """The opening table, per paper: its citation, then a row per study
     (experiment) with its verdicts counted as a referee would sign them
@@ -280,14 +271,14 @@ def overview(experiments: Mapping[str, Mapping[str, Any]]) -> str:
                         f"<td class='n'>{ran} of {of}</td></tr>")
         if len(counted) > 1:
             rows.append("<tr class='total'><td>paper total</td>"
-                        + "".join(_tally_cells(_sum(counted)))
+                        + "".join(_tally_cells(total(counted)))
                         + "<td></td><td></td></tr>")
         every += counted
         bodies.append("<tbody>" + "".join(rows) + "</tbody>")
     foot = ""
     if len(every) > 1:
         foot = ("<tfoot><tr class='total'><td>all studies</td>"
-                + "".join(_tally_cells(_sum(every)))
+                + "".join(_tally_cells(total(every)))
                 + "<td></td><td></td></tr></tfoot>")
     return ("<table class='overview'><thead><tr>"
             + "".join(f"<th>{html.escape(h)}</th>" for h in head)

@@ -78,17 +78,26 @@ def tally(table: pd.DataFrame) -> dict[str, Any]:
     return out
 
 
+def total(tallies: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The counts of several :func:`tally` results summed, the rate over
+    the sums (not an average of rates).
+
+    >>> total([{**dict.fromkeys(TALLY_COLUMNS[:-1], 0), "reproduced": 1,
+    ...         "claims": 1}, {**dict.fromkeys(TALLY_COLUMNS[:-1], 0),
+    ...         "not reproduced": 3, "claims": 3}])["rate"]
+    0.25
+    """
+    out: dict[str, Any] = {k: sum(t[k] for t in tallies) for k in TALLY_COLUMNS[:-1]}
+    judged = out[REPRODUCED] + out[NOT_REPRODUCED]
+    out["rate"] = round(out[REPRODUCED] / judged, 3) if judged else None
+    return out
+
+
 def tally_rows(tables: Sequence[tuple[str, pd.DataFrame]]) -> list[list[str]]:
     """Rows ``[study, counts..., rate]`` of several studies and their total."""
-    rows, total = [], dict.fromkeys(TALLY_COLUMNS[:-1], 0)
-    for study, table in tables:
-        t = tally(table)
-        for key in total:
-            total[key] += t[key]
-        rows.append([study, *_cells(t)])
-    judged = total[REPRODUCED] + total[NOT_REPRODUCED]
-    total["rate"] = round(total[REPRODUCED] / judged, 3) if judged else None
-    rows.append(["all", *_cells(total)])
+    tallies = [(study, tally(table)) for study, table in tables]
+    rows = [[study, *_cells(t)] for study, t in tallies]
+    rows.append(["all", *_cells(total([t for _, t in tallies]))])
     return rows
 
 

@@ -39,6 +39,7 @@ from mlfsbench.report.claims._base import (
     NotCheckable,
     Outcome,
     Rule,
+    metrics_of,
 )
 from mlfsbench.report.claims.evaluate import (
     CLAIMS_SCHEMA,
@@ -60,5 +61,5 @@ __all__ = ["BEYOND_NOISE", "CLAIMS_SCHEMA", "COLUMNS", "NOT_CHECKABLE",
            "NOT_REPRODUCED", "NO_SPREAD", "REPRODUCED", "RULES", "SCORING_COLUMNS",
            "VERDICTS", "WITHIN_NOISE", "NotCheckable", "Outcome", "Results", "Rule",
            "claims_for", "evaluate_claim", "evaluate_claims", "load_claims",
-           "read_verdicts", "results_for", "rule", "scoring_variants",
+           "metrics_of", "read_verdicts", "results_for", "rule", "scoring_variants",
            "verdict_html", "write_claims"]
