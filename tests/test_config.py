@@ -366,6 +366,14 @@ def test_readings_are_valid_and_expand(monkeypatch):
     ({"options": {"raw": {"dataset_n_features": {"yeast": [1]}}, "scaled": {}}},
      "experiment 'tiny': reading 'mlknn-scale', option 'raw': dataset_n_features "
      "names dataset(s) yeast that the experiment does not list"),
+    # a split the experiment does not have
+    ({"options": {"raw": {"splits": {"cv5": {"stratify": False}}}, "scaled": {}}},
+     "experiment 'tiny': reading 'mlknn-scale', option 'raw': splits has no "
+     "split 'cv5' (the experiment's: "),
+    # a split's key that an option may not change
+    ({"options": {"raw": {"splits": {"cv": {"k": 5}}}, "scaled": {}}},
+     "experiments.tiny.readings.mlknn-scale.options.raw.splits.cv: Additional "
+     "properties are not allowed ('k' was unexpected)"),
     # a dataset subset with a dataset the experiment does not run
     ({"options": {"raw": {"datasets": ["emotions", "yeast"]}, "scaled": {}}},
      "experiment 'tiny': reading 'mlknn-scale', option 'raw': datasets "
@@ -453,6 +461,39 @@ def test_an_option_may_run_on_a_subset_of_the_datasets():
     assert runs["e"]["selectors"][0]["dataset_params"] == {"a": {"x": 1},
                                                            "b": {"x": 2}}
     assert apply_option(x, {})["datasets"] == ["a", "b", "c"]
+
+
+def test_a_split_reading_runs_its_folds_and_shares_the_favoured_ones(monkeypatch):
+    """A reading of the split (random or stratified folds) changes the split
+    protocol of its variant only; the other option's jobs are the favoured
+    experiment's, not computed twice."""
+    from mlfsbench.workflow.plan import make_plan
+
+    monkeypatch.chdir(REPO)
+    config = yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())
+    x = config["experiments"]["tiny"]
+    (name, spec), = x["splits"].items()
+    x["splits"][name] = {**spec, "stratify": False}
+    x["readings"] = {"split": {"about": "", "favoured": "random", "options": {
+        "random": {}, "stratified": {"splits": {name: {"stratify": True}}}}}}
+    jsonschema.validate(config, yaml.safe_load(CONFIG_SCHEMA.read_text()))
+    plan = make_plan(config)
+    ids = {e: {j.keys["split"] for j in plan.outputs(e, "select")}
+           for e in ("tiny", "tiny~split-stratified")}
+    assert len(ids["tiny"]) == len(ids["tiny~split-stratified"]) == 1
+    assert ids["tiny"] != ids["tiny~split-stratified"]
+    (random,), (stratified,) = ids["tiny"], ids["tiny~split-stratified"]
+    assert plan.splits[random]["stratify"] is False
+    assert plan.splits[stratified]["stratify"] is True
+    # the stratified variant's jobs are those of the experiment run stratified
+    del x["readings"]
+    x["splits"][name]["stratify"] = True
+    plain = make_plan(config)
+    def keys(p, experiment):
+        return {tuple(sorted(j.keys.items())) for j in p.outputs(experiment, "classify")}
+
+    assert keys(plain, "tiny") == keys(plan, "tiny~split-stratified")
+    assert keys(plain, "tiny").isdisjoint(keys(plan, "tiny"))
 
 
 def test_dataset_n_features_replaces_the_grid_on_its_dataset(monkeypatch):

@@ -133,10 +133,11 @@ def independent_counts(config: dict) -> dict[str, int]:
 # classify, +5 discretize; Doquire 2013's p sweep: +22 select, +22 classify;
 # Lee 2016's |Y| sweep and lowest-entropy labels: +32 select, +32 classify)
 # are counted here by hand and checked against the independent count below.
-# Spolaôr 2013's random folds (Mulan's) no longer share Li 2017's stratified
-# folds on their four common datasets: +4 splits.
+# Spolaôr 2013's random folds (Mulan's) no longer shared Li 2017's stratified
+# folds on their four common datasets (+4 splits), until Li 2017's favoured
+# folds became random too (its `split` reading): they share them again.
 DRY_RUN = {
-    "config.yaml": dict(dataset=18, split=38, discretize=25, select=284,
+    "config.yaml": dict(dataset=18, split=34, discretize=25, select=284,
                         classify=322),
     "quick.yaml": dict(dataset=2, split=2, discretize=2, select=2, classify=4),
     "tiny.yaml": dict(dataset=1, split=1, discretize=1, select=1, classify=2),
@@ -167,8 +168,11 @@ WITH_READINGS = {
     # selections shared by li2017 and li2017-compare; the multi-target
     # part's kNN regression on raw features, favoured: +20 classify;
     # Doquire's ML-kNN k and scaling: +72 classify; Lee's glmfit favoured on
-    # all 8 datasets: +41 classify)
-    "config.yaml": dict(DRY_RUN["config.yaml"], select=320, classify=666),
+    # all 8 datasets: +41 classify; Li 2017's stratified folds, the variant
+    # of its `split` reading: +4 splits and discretizations, +28 select, +32
+    # classify)
+    "config.yaml": dict(DRY_RUN["config.yaml"], split=38, discretize=29,
+                        select=348, classify=698),
     # grid: favoured full (K to every feature, the forward search to the
     # last feature): 3 selections and 3 x 3 classifications of their own;
     # k50 is the entries as written (shared with doquire2013-pruning's
@@ -183,9 +187,11 @@ WITH_READINGS = {
     # glmfit ran as the variant on genbase and yeast only)
     "papers/lee2016.yaml": dict(DRY_RUN["papers/lee2016.yaml"], classify=142),
     # favoured raw + per-figure grids (32), scaled (32), union grid (28);
-    # FIMF with every label: 4 selections and their classifications
-    "papers/li2017.yaml": dict(DRY_RUN["papers/li2017.yaml"], select=32,
-                               classify=96),
+    # FIMF with every label: 4 selections and their classifications; the
+    # stratified folds (the `split` reading): 4 splits and discretizations,
+    # 28 selections and 32 classifications of their own
+    "papers/li2017.yaml": dict(DRY_RUN["papers/li2017.yaml"], split=8,
+                               discretize=8, select=60, classify=128),
     # criterion: the favoured released-code makes group-jmi-rand the
     # group-jmi-rand-released entry (90 classify), paper adds its 8; the
     # other scaling 9 selectors x 8 datasets + 8 all-features. The
@@ -219,7 +225,8 @@ def test_a_variant_shares_every_job_it_does_not_change():
     assert plan.variants["li2017"] == [
         ("li2017~mlknn-scale-scaled", "mlknn-scale", "scaled"),
         ("li2017~grid-union", "grid", "union"),
-        ("li2017~fimf-labels-all", "fimf-labels", "all")]
+        ("li2017~fimf-labels-all", "fimf-labels", "all"),
+        ("li2017~split-stratified", "split", "stratified")]
     assert set(plan.main_experiments) == {"li2017", "li2017-compare"}
     assert plan.study_of("li2017-compare~grid-union") == "li2017-compare"
     main = {k: keys_of(plan, "li2017", k) for k in ("select", "classify")}
@@ -234,13 +241,20 @@ def test_a_variant_shares_every_job_it_does_not_change():
     assert {dict(k)["grid"] for k in union["classify"]} == {
         grid_id(split_full_point(dataset_feature_counts(
             plan.experiments["li2017~grid-union"], "enron"))[0])}
+    # the stratified folds change every job: 28 selections, 32
+    # classifications of their own, on folds no other experiment shares
+    strat = {k: keys_of(plan, "li2017~split-stratified", k) - main[k] for k in main}
+    assert (len(strat["select"]), len(strat["classify"])) == (28, 32)
+    assert {dict(k)["split"] for k in strat["select"]}.isdisjoint(
+        {dict(k)["split"] for k in main["select"]})
     # the compare experiment's variants add nothing to li2017's
     both = set()
     for e in plan.experiments:
         if e.startswith("li2017~") or e == "li2017":
             both |= keys_of(plan, e, "classify")
     for e in ("li2017-compare", "li2017-compare~mlknn-scale-scaled",
-              "li2017-compare~grid-union", "li2017-compare~fimf-labels-all"):
+              "li2017-compare~grid-union", "li2017-compare~fimf-labels-all",
+              "li2017-compare~split-stratified"):
         assert keys_of(plan, e, "classify") <= both
 
 
@@ -264,7 +278,12 @@ def test_favoured_options_run_under_the_experiments_name():
     assert spec["readings"]["grid"]["probe"] is True
     assert "probe" not in spec["readings"]["mlknn-scale"]
     assert spec["variants"] == [["mlknn-scale", "scaled"], ["grid", "union"],
-                                ["fimf-labels", "all"]]
+                                ["fimf-labels", "all"], ["split", "stratified"]]
+    # the favoured folds are random (the paper names no stratification)
+    (split,) = main["splits"].values()
+    assert split["stratify"] is False
+    (split,) = plan.experiments["li2017~split-stratified"]["splits"].values()
+    assert split["stratify"] is True
     # the union of the per-dataset grids is the experiment's (tables, stability)
     assert plan.grids["li2017"][:3] == [1, 2, 3] and 300 in plan.grids["li2017"]
 

@@ -89,6 +89,11 @@ def check_readings(name: str, experiment: dict[str, Any]) -> None:
                         raise ValueError(
                             f"{at}: {key} has no entry {ident!r} (its ids: "
                             f"{', '.join(known) or 'none'})")
+            for split in (override.get("splits") or {}):
+                if split not in (experiment.get("splits") or {}):
+                    raise ValueError(
+                        f"{at}: splits has no split {split!r} (the experiment's: "
+                        f"{', '.join(experiment.get('splits') or {}) or 'none'})")
             for key in ("dataset_n_features", "datasets"):
                 extra = set(override.get(key) or ()) - set(experiment["datasets"])
                 if extra:
@@ -102,9 +107,10 @@ def apply_option(experiment: dict[str, Any],
     """A copy of ``experiment`` (without its ``readings``) with one option's
     ``override`` applied: an entry's ``name`` replaced, its ``params`` and
     ``dataset_params`` updated key by key (an entry keeps its id, so its
-    results stay under the same name in the tables); ``n_features`` and
-    ``dataset_n_features`` replaced (the latter per dataset); ``datasets``
-    restricts the run to those of the experiment's datasets.
+    results stay under the same name in the tables); a split's ``stratify``
+    or ``seed`` replaced (``splits``, by the split's name); ``n_features``
+    and ``dataset_n_features`` replaced (the latter per dataset);
+    ``datasets`` restricts the run to those of the experiment's datasets.
 
     >>> x = {"classifiers": [{"id": "c", "name": "mlknn", "params": {"k": 10}}],
     ...      "n_features": [1, 2], "readings": {}}
@@ -114,6 +120,9 @@ def apply_option(experiment: dict[str, Any],
     [{'id': 'c', 'name': 'mlknn', 'params': {'k': 10, 'scale': False}}]
     >>> y["n_features"], y["dataset_n_features"], "readings" in y
     ([1, 2], {'d': [1]}, False)
+    >>> x["splits"] = {"cv": {"type": "kfold", "k": 10}}
+    >>> apply_option(x, {"splits": {"cv": {"stratify": False}}})["splits"]
+    {'cv': {'type': 'kfold', 'k': 10, 'stratify': False}}
     """
     out = json.loads(json.dumps({k: v for k, v in experiment.items()
                                  if k != "readings"}))
@@ -130,6 +139,8 @@ def apply_option(experiment: dict[str, Any],
             for dataset, params in (change.get("dataset_params") or {}).items():
                 given = entry.setdefault("dataset_params", {})
                 given[dataset] = {**(given.get(dataset) or {}), **params}
+    for split, change in (override.get("splits") or {}).items():
+        out["splits"][split] = {**out["splits"][split], **change}
     if "n_features" in override:
         out["n_features"] = list(override["n_features"])
     if override.get("dataset_n_features"):
