@@ -489,8 +489,10 @@ def test_a_split_reading_runs_its_folds_and_shares_the_favoured_ones(monkeypatch
     del x["readings"]
     x["splits"][name]["stratify"] = True
     plain = make_plan(config)
+
     def keys(p, experiment):
-        return {tuple(sorted(j.keys.items())) for j in p.outputs(experiment, "classify")}
+        return {tuple(sorted(j.keys.items()))
+                for j in p.outputs(experiment, "classify")}
 
     assert keys(plain, "tiny") == keys(plan, "tiny~split-stratified")
     assert keys(plain, "tiny").isdisjoint(keys(plan, "tiny"))
