@@ -115,3 +115,91 @@ def test_every_rule_versions_the_script_it_runs(smk):
             continue
         assert code, f"rule {name} passes no code="
         assert code[1] == script[1], name
+
+
+@pytest.fixture
+def fake_package(tmp_path, monkeypatch):
+    """A package of two modules standing in for ``mlfsbench`` (its modules
+    ``mlfsbench.a`` and ``mlfsbench.b``), and a script that uses ``a.run``;
+    ``version()`` is the script's rule version, caches cleared."""
+    from mlfsbench.workflow import versions
+
+    root = tmp_path / "pkg"
+    root.mkdir()
+    (root / "__init__.py").write_text("")
+    script = tmp_path / "job.py"
+    script.write_text("from mlfsbench.a import run\nrun()\n")
+
+    def clear():
+        for f in (versions.module_file, versions._parsed, versions.rule_version):
+            f.cache_clear()
+
+    monkeypatch.setattr(versions, "_ROOT", root)
+    clear()
+
+    def version(*estimators):
+        clear()
+        return versions.rule_version(str(script), *estimators)
+
+    yield root, version
+    monkeypatch.undo()
+    clear()
+
+
+A = '''SCALE = 2
+
+
+def helper(x):
+    return SCALE * x
+
+
+def run():
+    return helper(1)
+
+
+def unused():
+    return 0
+'''
+
+
+def test_a_version_follows_the_definitions_reached_not_whole_modules(fake_package):
+    root, version = fake_package
+    (root / "a.py").write_text(A)
+    before = version()
+    # an unreached definition of a reached module: nothing reruns
+    (root / "a.py").write_text(A.replace("return 0", "return 1"))
+    assert version() == before
+    # a reached one, or a constant it reads: the jobs rerun
+    (root / "a.py").write_text(A.replace("SCALE * x", "SCALE + x"))
+    assert version() != before
+    (root / "a.py").write_text(A.replace("SCALE = 2", "SCALE = 3"))
+    assert version() != before
+    # a statement that defines no name counts with every definition
+    (root / "a.py").write_text(A + "\nprint('loaded')\n")
+    assert version() != before
+    # a documentation edit: nothing
+    (root / "a.py").write_text(A.replace("def run():\n", 'def run():\n    """Run."""\n'))
+    assert version() == before
+
+
+def test_a_definition_moved_to_another_module_reruns_nothing(fake_package):
+    root, version = fake_package
+    (root / "a.py").write_text(A)
+    before = version()
+    # helper and the constant it reads move to b; a imports them
+    (root / "b.py").write_text("SCALE = 2\n\n\ndef helper(x):\n    return SCALE * x\n")
+    moved = A.replace("SCALE = 2\n\n\ndef helper(x):\n    return SCALE * x\n", "")
+    (root / "a.py").write_text("from mlfsbench.b import helper\n" + moved)
+    assert version() == before
+    # ... and edited there: the jobs rerun
+    (root / "b.py").write_text("SCALE = 2\n\n\ndef helper(x):\n    return SCALE - x\n")
+    assert version() != before
+
+
+def test_an_estimators_module_counts_whole(fake_package):
+    root, version = fake_package
+    (root / "a.py").write_text(A)
+    (root / "est.py").write_text("def fit():\n    return 1\n\n\ndef spare():\n    return 2\n")
+    before = version("mlfsbench.est")
+    (root / "est.py").write_text("def fit():\n    return 1\n\n\ndef spare():\n    return 3\n")
+    assert version("mlfsbench.est") != before

@@ -401,10 +401,11 @@ def test_more_repeats_add_only_the_new_folds(completed, mirror):
 
 
 def _edited_package(workdir: Path, module: str,
-                    edit: str = "\n_EDITED = True\n") -> dict[str, str]:
+                    edit: str = "\nassert True\n") -> dict[str, str]:
     """A copy of the package with one module edited (``edit`` appended: by
-    default a statement), and the environment that makes Snakemake's jobs
-    import it."""
+    default a statement that defines no name, which counts with every
+    definition of its module), and the environment that makes Snakemake's
+    jobs import it."""
     src = workdir / "edited-src"
     if src.exists():
         shutil.rmtree(src)

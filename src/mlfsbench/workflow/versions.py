@@ -31,9 +31,16 @@ The stop rules:
 - :data:`NOT_OUTPUT` modules (job logging) write no output and count for no
   job.
 
-The hash is of each module's code, not its text (:func:`source_digest`):
-comments, docstrings and layout do not count, so a documentation edit reruns
-nothing. Imports are read from the source (:mod:`ast`), not executed.
+The hash is of the definitions reached, not of whole modules, and of their
+code, not their text (:func:`source_digest`): editing a function of
+``io.py`` reruns the jobs that reach that function, not every job that reads
+a table; moving a definition to another module, where it is still reached,
+reruns nothing; comments, docstrings and layout do not count, so a
+documentation edit reruns nothing either. A module's statements that define
+no name (a registration call) count with each of its definitions, and an
+estimator's module counts whole. Imports are read from the source
+(:mod:`ast`), not executed; what they bind is followed, the import statements
+themselves are not hashed.
 
 The ``download`` rule carries no version: its output is protected and
 identified by its checksum, not by the code that fetched it.
@@ -42,6 +49,7 @@ identified by its checksum, not by the code that fetched it.
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
 import importlib.util
 import os
@@ -113,12 +121,6 @@ def source_digest(source: str | bytes, filename: str = "<source>") -> str:
     """
     tree = _without_docstrings(ast.parse(source, filename=filename))
     return hashlib.sha256(ast.dump(tree).encode()).hexdigest()
-
-
-@cache
-def _file_digest(name: str) -> str:
-    path = module_file(name)
-    return source_digest(path.read_bytes(), str(path))
 
 
 #: Modules that write no job output (logging): followed by no version.
@@ -219,7 +221,14 @@ def reached(*roots: tuple[str, str | None],
     ...     ("mlfsbench.workflow.stages", "select_batch"))
     False
     """
-    counted: set[str] = set()
+    return sorted(_reach(roots, script))
+
+
+def _reach(roots: tuple[tuple[str, str | None], ...],
+           script: str | os.PathLike | None) -> dict[str, set[str] | None]:
+    """Each package module that ``roots`` reach -> the names of its
+    definitions they reach, or None for all of it (see :func:`reached`)."""
+    counted: dict[str, set[str] | None] = {}
     seen: set[tuple[str, str | None]] = set()
     # ids of the nodes walked; ``kept`` holds the nodes themselves, so that
     # no id is reused by a node parsed later (a script's tree is not cached
@@ -239,10 +248,12 @@ def reached(*roots: tuple[str, str | None],
         if info is None:
             return
         if attr is None:
-            counted.add(module)
+            counted[module] = None
             todo.append((info, everything(info)))
         elif attr in info.defs:
-            counted.add(module)
+            names = counted.setdefault(module, set())
+            if names is not None:
+                names.add(attr)
             todo.append((info, info.defs[attr] + info.other))
         elif attr in info.bindings:
             reach(*info.bindings[attr])
@@ -287,25 +298,51 @@ def reached(*roots: tuple[str, str | None],
                     use(info, sub.value.id, sub.attr)
                 elif isinstance(sub, ast.Name) and id(sub) not in bases:
                     use(info, sub.id, None)
-    return sorted(counted)
+    return counted
 
 
 @cache
 def rule_version(script: str | os.PathLike, *estimators: str) -> str:
     """12-hex version of a rule's code: its ``script`` (a Snakemake script)
-    and the package code it reaches (:func:`reached`), with the modules of
-    ``estimators`` (module names, whole: e.g. the job's selector, see
-    :func:`estimator_module`).
+    and the package definitions it reaches (:func:`reached`), with the
+    modules of ``estimators`` (module names, whole: e.g. the job's selector,
+    see :func:`estimator_module`).
 
     Comments, docstrings and layout do not count (:func:`source_digest`).
     """
     script = Path(script)
-    modules = reached(*((m, None) for m in estimators), script=script)
+    parts = _reach(tuple((m, None) for m in estimators), script)
     h = hashlib.sha256()
     h.update(f"script\0{source_digest(script.read_bytes(), str(script))}\n".encode())
-    for name in modules:
-        h.update(f"{name}\0{_file_digest(name)}\n".encode())
+    for entry in sorted({e for module, names in parts.items()
+                         for e in _definition_digests(module, names)}):
+        h.update(f"{entry}\n".encode())
     return h.hexdigest()[:12]
+
+
+def _definition_digests(module: str, names: set[str] | None) -> set[str]:
+    """``name\0digest`` of each definition of ``module`` in ``names`` (all of
+    them for None), and ``\0digest`` of each of its statements that define
+    no name.
+
+    The module's name is not part of an entry: a definition moved to another
+    module, still reached, leaves the version as it was.
+    """
+    info = _parsed(module)
+    if info is None:
+        return set()
+    chosen = info.defs if names is None else {n: info.defs[n] for n in names}
+    out = {f"{name}\0{_node_digest(node)}"
+           for name, nodes in chosen.items() for node in nodes}
+    out.update(f"\0{_node_digest(node)}" for node in info.other)
+    return out
+
+
+def _node_digest(node: ast.AST) -> str:
+    """sha256 of a statement's code: its syntax tree without docstrings or
+    line numbers (as :func:`source_digest`)."""
+    tree = _without_docstrings(copy.deepcopy(node))
+    return hashlib.sha256(ast.dump(tree).encode()).hexdigest()
 
 
 def claims_estimators(claims_path: str | os.PathLike) -> tuple[str, ...]:
