@@ -178,7 +178,8 @@ def test_a_version_follows_the_definitions_reached_not_whole_modules(fake_packag
     (root / "a.py").write_text(A + "\nprint('loaded')\n")
     assert version() != before
     # a documentation edit: nothing
-    (root / "a.py").write_text(A.replace("def run():\n", 'def run():\n    """Run."""\n'))
+    documented = A.replace("def run():\n", 'def run():\n    """Run."""\n')
+    (root / "a.py").write_text(documented)
     assert version() == before
 
 
@@ -199,7 +200,8 @@ def test_a_definition_moved_to_another_module_reruns_nothing(fake_package):
 def test_an_estimators_module_counts_whole(fake_package):
     root, version = fake_package
     (root / "a.py").write_text(A)
-    (root / "est.py").write_text("def fit():\n    return 1\n\n\ndef spare():\n    return 2\n")
+    est = "def fit():\n    return 1\n\n\ndef spare():\n    return 2\n"
+    (root / "est.py").write_text(est)
     before = version("mlfsbench.est")
-    (root / "est.py").write_text("def fit():\n    return 1\n\n\ndef spare():\n    return 3\n")
+    (root / "est.py").write_text(est.replace("return 2", "return 3"))
     assert version("mlfsbench.est") != before
