@@ -35,6 +35,13 @@ rule ranks:
             category="{experiment}",
             subcategory="tables",
         ),
+        pairwise="results/{experiment}/tables/pairwise.tsv",
+        pairwise_html=report(
+            "results/{experiment}/tables/pairwise.html",
+            caption="../report/pairwise.rst",
+            category="{experiment}",
+            subcategory="tables",
+        ),
     log:
         "logs/{experiment}/ranks.log",
     benchmark:

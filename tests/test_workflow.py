@@ -9,6 +9,7 @@ incremental and resumable; see the issue's "Resumable, cached, incremental".
 from __future__ import annotations
 
 import copy
+import json
 import os
 import re
 import shutil
@@ -571,6 +572,17 @@ def test_every_registered_method_runs_through_the_dag(tmp_path, mirror):
     assert claims["verdict"].tolist() == ["reproduced", "not reproduced",
                                           "not checkable here"]
     assert claims["ours"][0].startswith("0.198")  # ML-kNN, yeast, all features
+    # every pair of the compared methods on 2 datasets, per compared metric:
+    # the three probabilities sum to 1, Cliff's delta within [-1, 1]
+    pairs = pd.read_csv(workdir / "results/smoke-classifiers/tables/pairwise.tsv",
+                        sep="\t")
+    for metric, rows in pairs.groupby("metric"):
+        k = len(json.loads((workdir / "results/smoke-classifiers/stats"
+                            / f"{metric}.json").read_text())["methods"])
+        assert len(rows) == k * (k - 1) // 2 and k >= 2
+    assert (pairs[["p_first", "p_rope", "p_second"]].sum(axis=1) - 1).abs().max() < 1e-9
+    assert pairs["cliffs_delta"].abs().max() <= 1 and (pairs["n_datasets"] == 2).all()
+    assert set(pairs["magnitude"]) <= {"negligible", "small", "medium", "large"}
     tt = pd.read_csv(workdir / "results/smoke-classifiers/tables/transformations.tsv",
                      sep="\t")
     names = {t.rsplit("-", 1)[0] if t[-9:-8] == "-" else t

@@ -1,15 +1,17 @@
 """``mlfsbench stats``: Friedman and post-hoc tests on a datasets x methods
-table."""
+table, with the Bayesian signed-rank test and Cliff's delta of every pair."""
 
 from __future__ import annotations
 
 from mlfsbench.cli._common import write_json
+from mlfsbench.evaluation.bayesian import ROPE
 from mlfsbench.io import NA_VALUES
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser(
-        "stats", help="Friedman, Iman-Davenport, Nemenyi and Bonferroni-Dunn tests "
+        "stats", help="Friedman, Iman-Davenport, Nemenyi and Bonferroni-Dunn tests, "
+        "and per pair of methods the Bayesian signed-rank test and Cliff's delta, "
         "of a results table (one row per dataset, one column per method)")
     p.add_argument("table", help="CSV or TSV; first column: dataset name")
     p.add_argument("--higher-is-better", action="store_true",
@@ -20,6 +22,10 @@ def add_parser(sub) -> None:
     p.add_argument("--round", type=int, default=None, metavar="D",
                    help="also rank the values rounded to D decimals, as a paper's "
                    "printed table reads (reported beside the unrounded ranks)")
+    p.add_argument("--rope", type=float, default=ROPE, metavar="R",
+                   help="region of practical equivalence of the Bayesian signed-rank "
+                   "test of every pair of methods, in the table's units (default: "
+                   "%(default)s); Cliff's delta is reported beside it")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
@@ -41,8 +47,10 @@ def run(args) -> int:
         raise ValueError(f"{args.table}: non-numeric column(s) "
                          f"{', '.join(map(str, non_numeric))}")
     try:
+        if not args.rope >= 0:
+            raise ValueError(f"--rope must be >= 0, got {args.rope}")
         out = compare_methods(table, higher_is_better=args.higher_is_better,
-                              control=args.control, alpha=args.alpha)
+                              control=args.control, alpha=args.alpha, rope=args.rope)
         if args.round is not None:  # beside: the ranks of the printed numbers
             printed = compare_methods(table, higher_is_better=args.higher_is_better,
                                       control=args.control, alpha=args.alpha,
@@ -75,4 +83,9 @@ def run(args) -> int:
     print(f"bonferroni_dunn_cd\t{out['bonferroni_dunn']['cd']:.6g}")
     for name in out["bonferroni_dunn"].get("significant", []):
         print(f"bonferroni_dunn_significant\t{args.control}\t{name}")
+    for pair in out["pairwise"]:
+        first, second = pair["pair"]
+        print(f"pair\t{first}\t{second}\tp_first\t{pair['p_first']:.4f}"
+              f"\tp_rope\t{pair['p_rope']:.4f}\tp_second\t{pair['p_second']:.4f}"
+              f"\tcliffs_delta\t{pair['cliffs_delta']:.4f}\t{pair['magnitude']}")
     return 0

@@ -71,6 +71,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as ss
 
+from mlfsbench.evaluation.pairwise import pairwise
+
 __all__ = [
     "FriedmanResult",
     "rank_table",
@@ -539,8 +541,11 @@ def cliques(avg_ranks, cd: float) -> list[list[int]]:
 # --------------------------------------------------------------------------
 def compare_methods(table, *, higher_is_better: bool = False,
                     control: str | None = None, alpha: float = 0.05,
-                    decimals: int | None = None) -> dict[str, Any]:
-    """Ranks, Friedman/Iman-Davenport, Nemenyi, Bonferroni-Dunn and Wilcoxon-Holm.
+                    decimals: int | None = None,
+                    rope: float | None = None) -> dict[str, Any]:
+    """Ranks, Friedman/Iman-Davenport, Nemenyi, Bonferroni-Dunn and
+    Wilcoxon-Holm; with ``rope``, every pair's Bayesian signed-rank test and
+    Cliff's delta too.
 
     Parameters
     ----------
@@ -556,13 +561,18 @@ def compare_methods(table, *, higher_is_better: bool = False,
         Rank and test the table rounded to this many decimals
         (:func:`round_table`; ties where the printed numbers are equal).
         ``None``: the values as given.
+    rope : float, optional
+        Region of practical equivalence of the Bayesian signed-rank test, in
+        the table's units (:mod:`~mlfsbench.evaluation.pairwise`); ``None``:
+        no ``pairwise`` entry.
 
     Returns
     -------
     dict (JSON-ready): ``decimals``, ``methods``, ``average_ranks``, ``friedman``,
     ``iman_davenport``, ``nemenyi`` (``q_alpha``, ``cd``, ``p_values``,
     ``significant_pairs``), ``bonferroni_dunn`` (``q_alpha``, ``cd``,
-    ``control``, ``p_values``, ``significant``), ``wilcoxon_holm``.
+    ``control``, ``p_values``, ``significant``), ``wilcoxon_holm``; with
+    ``rope``, ``pairwise`` (:func:`~mlfsbench.evaluation.pairwise.pairwise`).
 
     Examples
     --------
@@ -598,6 +608,10 @@ def compare_methods(table, *, higher_is_better: bool = False,
         bd["significant"] = [names[j] for j in range(k)
                              if j != c and bd_p[j] <= alpha]
     wil = wilcoxon_holm(values, control=c)
+    extra: dict[str, Any] = {}
+    if rope is not None:
+        extra["pairwise"] = pairwise(values, names, higher_is_better=higher_is_better,
+                                     rope=rope)
     return {
         "n_datasets": N,
         "n_methods": k,
@@ -626,4 +640,5 @@ def compare_methods(table, *, higher_is_better: bool = False,
             for (i, j), s, p, ph in zip(wil["pairs"], wil["statistic"],
                                         wil["p_value"], wil["p_holm"], strict=True)
         ],
+        **extra,
     }

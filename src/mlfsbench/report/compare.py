@@ -21,6 +21,12 @@ tables read (ties where the printed numbers are equal; with ``mean-rank``
 the means at each K are rounded before ranking): the result's ``rounded``
 holds those ranks and tests beside the main (unrounded) ones, and
 ``ranks.tsv`` shows both.
+
+Beside the ranks, every pair of methods gets the Bayesian signed-rank test
+over the datasets, with a region of practical equivalence of
+:data:`~mlfsbench.evaluation.bayesian.ROPE` in the metric's units (0 on
+average ranks), and Cliff's delta with its magnitude
+(:mod:`mlfsbench.evaluation.pairwise`): ``pairwise.tsv``.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from typing import Any
 
 import pandas as pd
 
+from mlfsbench.evaluation.bayesian import ROPE
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
 from mlfsbench.evaluation.stats import compare_methods, round_table
 from mlfsbench.io import (
@@ -116,11 +123,11 @@ def mean_rank_table(summary: pd.DataFrame, metric: str,
 
 
 def _tests(table: pd.DataFrame, *, higher: bool, control, alpha,
-           decimals) -> dict[str, Any]:
+           decimals, rope: float | None = None) -> dict[str, Any]:
     if control is not None and control not in table.columns:
         control = None
     return compare_methods(table, higher_is_better=higher, control=control,
-                           alpha=alpha, decimals=decimals)
+                           alpha=alpha, decimals=decimals, rope=rope)
 
 
 def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean",
@@ -137,10 +144,12 @@ def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean
         table = mean_rank_table(summary, metric)
         rounded = None if round is None else mean_rank_table(summary, metric, round)
         higher = False
+        rope = 0.0  # average ranks: no region of equivalence in rank units
     else:
         table = method_table(summary, metric, n_features)
         rounded = table
         higher = GREATER_IS_BETTER[metric]
+        rope = ROPE
     incomplete = table.index[table.isna().any(axis=1)].tolist()
     table = table.dropna(axis=0, how="any")
     out: dict[str, Any] = {"metric": metric, "n_features": n_features,
@@ -155,7 +164,7 @@ def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean
                           f"{table.shape[0]} x {table.shape[1]}")
         return out
     out.update(_tests(table, higher=higher, control=control, alpha=alpha,
-                      decimals=None))
+                      decimals=None, rope=rope))
     if round is None:
         return out
     if n_features == "mean-rank":  # the ranks of the rounded means, averaged
@@ -319,4 +328,39 @@ def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
         shown = shown.set_index("metric").T.reset_index(names="")
         shown.columns.name = None
         write_html_table(shown, html_out, "Average ranks and tests per metric")
+    return table
+
+
+def pairwise_table(json_paths: Sequence[PathLike], out: PathLike,
+                   html_out: PathLike | None = None,
+                   labels: dict[str, str] | None = None) -> pd.DataFrame:
+    """One row per metric and pair of methods: the Bayesian signed-rank
+    test's ``p_first``, ``p_rope``, ``p_second`` with its ``rope``, and
+    Cliff's delta with its magnitude (positive: the first method better).
+
+    The TSV names methods by identifier; the HTML by ``labels``.
+    """
+    columns = ["metric", "n_features", "first", "second", "p_first", "p_rope",
+               "p_second", "rope", "cliffs_delta", "magnitude", "n_datasets"]
+    rows = []
+    for path in json_paths:
+        with open(path, encoding="utf-8") as fh:
+            res = json.load(fh)
+        for pair in res.get("pairwise", []):
+            first, second = pair["pair"]
+            rows.append({"metric": res["metric"], "n_features": res["n_features"],
+                         "first": first, "second": second,
+                         **{k: pair[k] for k in ("p_first", "p_rope", "p_second",
+                                                 "rope", "cliffs_delta",
+                                                 "magnitude")},
+                         "n_datasets": res["n_datasets"]})
+    table = pd.DataFrame(rows, columns=columns).sort_values(
+        ["metric"], kind="mergesort").reset_index(drop=True)
+    write_text(out, format_table(table))
+    if html_out is not None:
+        shown = table.assign(first=[display_name(m, labels) for m in table["first"]],
+                             second=[display_name(m, labels) for m in table["second"]])
+        shown = shown.map(lambda v: f"{v:.3f}" if isinstance(v, float) else v)
+        write_html_table(shown, html_out, "Every pair of methods: Bayesian "
+                         "signed-rank test and Cliff's delta per metric")
     return table
