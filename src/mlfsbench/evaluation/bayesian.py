@@ -17,7 +17,9 @@ region of practical equivalence (rope, ``[-r, r]``) on each side is
 
 (a sum equal to a bound counts half on each side of it, as in the
 reference implementation). The reported probabilities are the shares of
-draws in which each of the three is the largest.
+draws in which each of the three is the largest. The draws of ``w`` depend
+on the number of datasets and the seed only, so every pair of methods of a
+table is judged on the same draws.
 
 Here a difference is oriented so that a positive value favours the first
 method whatever the metric (a loss is negated): ``p_first``, ``p_rope``,
@@ -28,6 +30,7 @@ same on every run.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -76,9 +79,21 @@ def posterior_thetas(differences, rope: float, weights: np.ndarray) -> np.ndarra
     first = _side(sums, 2 * rope)
     second = _side(-sums, 2 * rope)
     # sum_ij w_i w_j A_ij for each draw: (w @ A) . w
-    t_first = np.einsum("si,ij,sj->s", weights, first, weights)
-    t_second = np.einsum("si,ij,sj->s", weights, second, weights)
+    t_first = np.einsum("sj,sj->s", weights @ first, weights)
+    t_second = np.einsum("sj,sj->s", weights @ second, weights)
     return np.column_stack([t_first, 1.0 - t_first - t_second, t_second])
+
+
+@lru_cache(maxsize=8)
+def draws(n_datasets: int, *, prior: float = PRIOR, n_samples: int = N_SAMPLES,
+          random_state: int = 0) -> np.ndarray:
+    """The posterior's Dirichlet weights of ``[z_0, z_1..z_n]``, shape
+    ``(n_samples, n_datasets + 1)``: the same for every pair of methods
+    compared on ``n_datasets`` (drawn once per process, read-only)."""
+    rng = np.random.default_rng(random_state)
+    out = rng.dirichlet(np.concatenate(([prior], np.ones(n_datasets))), n_samples)
+    out.flags.writeable = False
+    return out
 
 
 def signed_rank(first, second, *, rope: float = ROPE, higher_is_better: bool = True,
@@ -119,9 +134,8 @@ def signed_rank(first, second, *, rope: float = ROPE, higher_is_better: bool = T
     if not rope >= 0:
         raise ValueError(f"rope must be >= 0, got {rope!r}")
     diff = a - b if higher_is_better else b - a
-    rng = np.random.default_rng(random_state)
-    weights = rng.dirichlet(np.concatenate(([prior], np.ones(diff.size))),
-                            n_samples)
+    weights = draws(diff.size, prior=prior, n_samples=n_samples,
+                    random_state=random_state)
     thetas = posterior_thetas(diff, rope, weights)
     if rope == 0:  # two outcomes: the rope's mass is the ties' only
         thetas = thetas[:, [0, 2]]
