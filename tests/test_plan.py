@@ -170,9 +170,12 @@ WITH_READINGS = {
     # Doquire's ML-kNN k and scaling: +72 classify; Lee's glmfit favoured on
     # all 8 datasets: +41 classify; Li 2017's stratified folds, the variant
     # of its `split` reading: +4 splits and discretizations, +28 select, +32
-    # classify)
-    "config.yaml": dict(DRY_RUN["config.yaml"], split=38, discretize=29,
-                        select=348, classify=698),
+    # classify; the `split` probes' stratified folds: Lee 2016 on genbase and
+    # yeast, +2 splits and discretizations, +12 select, +14 classify;
+    # Spolaor 2013 on its 10 datasets, +6 splits (4 are Li 2017's
+    # stratified folds), +40 select, +50 classify)
+    "config.yaml": dict(DRY_RUN["config.yaml"], split=46, discretize=31,
+                        select=400, classify=762),
     # grid: favoured full (K to every feature, the forward search to the
     # last feature): 3 selections and 3 x 3 classifications of their own;
     # k50 is the entries as written (shared with doquire2013-pruning's
@@ -184,8 +187,11 @@ WITH_READINGS = {
                                     select=40, classify=127),
     # solver: irls-glmfit favoured on all 8 datasets (all features not on
     # bibtex and delicious), lbfgs the variant: 142 classify (101 when
-    # glmfit ran as the variant on genbase and yeast only)
-    "papers/lee2016.yaml": dict(DRY_RUN["papers/lee2016.yaml"], classify=142),
+    # glmfit ran as the variant on genbase and yeast only); the `split`
+    # probe's stratified hold-outs on genbase and yeast: 2 splits and
+    # discretizations, 6 x 2 selections, 7 x 2 classifications
+    "papers/lee2016.yaml": dict(DRY_RUN["papers/lee2016.yaml"], split=10,
+                                discretize=10, select=92, classify=156),
     # favoured raw + per-figure grids (32), scaled (32), union grid (28);
     # FIMF with every label: 4 selections and their classifications; the
     # stratified folds (the `split` reading): 4 splits and discretizations,
@@ -202,6 +208,10 @@ WITH_READINGS = {
     # multi-target kNN regression on raw features (5 x 4)
     "papers/sechidis2019.yaml": dict(DRY_RUN["papers/sechidis2019.yaml"],
                                      select=128, classify=251),
+    # the `split` probe's stratified folds: 10 splits, 4 x 10 selections,
+    # 5 x 10 classifications
+    "papers/spolaor2013.yaml": dict(DRY_RUN["papers/spolaor2013.yaml"], split=20,
+                                    select=80, classify=100),
 }
 
 
