@@ -42,7 +42,7 @@ import scipy.sparse as sp
 from _common import add_shared_argument, load_shared, module_at
 from threadpoolctl import threadpool_limits
 
-from mlfsbench.estimators.classifiers import br_lr
+from mlfsbench.estimators.classifiers import _batched_lbfgs as lbfgs
 from mlfsbench.estimators.classifiers.br_lr import BRLogisticRegression
 
 BASELINE = "8753e23"
@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _loss_pass_time(run) -> float:
     """Seconds spent in ``_Logistic._pass`` during ``run()``."""
-    original = br_lr._Logistic._pass
+    original = lbfgs._Logistic._pass
     spent = [0.0]
 
     def timed(self, *args):
@@ -128,27 +128,27 @@ def _loss_pass_time(run) -> float:
         finally:
             spent[0] += time.perf_counter() - start
 
-    br_lr._Logistic._pass = timed
+    lbfgs._Logistic._pass = timed
     try:
         run()
     finally:
-        br_lr._Logistic._pass = original
+        lbfgs._Logistic._pass = original
     return spent[0]
 
 
 def _with_block(block: int, run):
     """``run()`` with the loss summed over row blocks of ``block`` rows."""
-    original = br_lr._Logistic.__init__
+    original = lbfgs._Logistic.__init__
 
     def init(self, *args, **kwargs):
         kwargs["block"] = block
         original(self, *args, **kwargs)
 
-    br_lr._Logistic.__init__ = init
+    lbfgs._Logistic.__init__ = init
     try:
         return run()
     finally:
-        br_lr._Logistic.__init__ = original
+        lbfgs._Logistic.__init__ = original
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ workflow's, seed 0), the 2-bin equal-width codes of the training part
 (``input: codes``), and the path n = 1, 5, 10, ..., 50 and all features
 (a ranking by training frequency of the code 1, a stand-in for a
 selector's: the cost hardly depends on which columns). Each fit is
-:func:`~mlfsbench.estimators.classifiers.br_lr.fit_logistic_glmfit` on the
+:func:`~mlfsbench.estimators.classifiers._glmfit.fit_logistic_glmfit` on the
 labels that are not constant in training, one BLAS thread (as the
 workflow's jobs run), for
 
@@ -48,10 +48,11 @@ from threadpoolctl import threadpool_limits
 
 from mlfsbench.data.rdata import load_dataset
 from mlfsbench.data.split import holdout_splits
-from mlfsbench.estimators.classifiers import br_lr
+from mlfsbench.estimators.classifiers import _glmfit as glmfit
 from mlfsbench.workflow.folds import discretize_fold, fold_data
 
 BASELINE = "ec72987"
+# the solver at BASELINE, before it moved to classifiers/_glmfit.py
 MODULE = "src/mlfsbench/estimators/classifiers/br_lr.py"
 LEE = ["bibtex", "corel5k", "delicious", "enron", "genbase", "languagelog",
        "slashdot", "yeast"]
@@ -81,7 +82,7 @@ def lee_fold(shared: Path, name: str):
 
 
 def scores(W, X):
-    bound = br_lr.LOGIT_BOUND
+    bound = glmfit.LOGIT_BOUND
     return expit(np.clip(X @ W[:-1] + W[-1], -bound, bound))
 
 
@@ -124,12 +125,12 @@ def main(argv: list[str] | None = None) -> int:
                                         ("all", [np.arange(X.shape[1])], args.solves)):
             line = {}
             fits = (("before", None if old is None else old.fit_logistic_glmfit),
-                    ("after", br_lr.fit_logistic_glmfit))
+                    ("after", glmfit.fit_logistic_glmfit))
             for tag, fit in fits:
                 if fit is None:
                     continue
-                for key in br_lr._stats:
-                    br_lr._stats[key] = 0
+                for key in glmfit._stats:
+                    glmfit._stats[key] = 0
                 total, setup, solved, outs = 0.0, 0.0, 0, []
                 with threadpool_limits(limits=1):
                     for cols in cols_list:
@@ -145,10 +146,10 @@ def main(argv: list[str] | None = None) -> int:
                 # extrapolated: the setup once, the later solves per label
                 est = setup + (total - setup) * scale
                 if solves is not None:
-                    limit = br_lr.GLMFIT_MAX_ITER - 1
+                    limit = glmfit.GLMFIT_MAX_ITER - 1
                     est = setup + (total - setup) / max(solved, 1) * (
                         picked.size * limit * scale)
-                line[tag] = (total, est, outs, dict(br_lr._stats))
+                line[tag] = (total, est, outs, dict(glmfit._stats))
                 routes = ("" if tag == "before" else
                           f"; solves: {line[tag][3]['cholesky']} normal equations, "
                           f"{line[tag][3]['qr']} QR")

@@ -107,11 +107,11 @@ def test_separable_label_still_classifies():
 def test_sparse_matches_dense(data, densify, monkeypatch):
     """Sparse features: grouped as dense rows when small, else every row on
     its own (``_DENSIFY = 0``); both give the dense fit."""
-    from mlfsbench.estimators.classifiers import br_lr
+    from mlfsbench.estimators.classifiers import _batched_lbfgs as lbfgs
 
     if not densify:
-        monkeypatch.setattr(br_lr, "_DENSIFY", 0)
-        assert br_lr._unique_rows(sp.csr_matrix(data[0])) is None
+        monkeypatch.setattr(lbfgs, "_DENSIFY", 0)
+        assert lbfgs._unique_rows(sp.csr_matrix(data[0])) is None
     X, Y, X_test = data
     dense = BRLogisticRegression(tol=1e-10).fit(X, Y)
     sparse = BRLogisticRegression(tol=1e-10).fit(sp.csr_matrix(X), Y)
@@ -145,21 +145,21 @@ def test_registry():
 def test_batched_solver_groups_identical_rows(penalty, monkeypatch):
     """Binary features repeat rows: the batched solver fits the distinct rows
     weighted by their counts and reaches scikit-learn's per-label optimum."""
-    from mlfsbench.estimators.classifiers import br_lr
+    from mlfsbench.estimators.classifiers import _batched_lbfgs as lbfgs
 
     rng = np.random.RandomState(4)
     X = (rng.uniform(size=(400, 5)) < 0.4).astype(float)  # <= 32 distinct rows
     logits = X @ rng.normal(size=(5, 6)) - 0.5
     Y = (rng.uniform(size=(400, 6)) < expit(logits)).astype(int)
     grouped = []
-    original = br_lr._unique_rows
+    original = lbfgs._unique_rows
 
     def spy(X):
         out = original(X)
         grouped.append(None if out is None else out[0].shape[0])
         return out
 
-    monkeypatch.setattr(br_lr, "_unique_rows", spy)
+    monkeypatch.setattr(lbfgs, "_unique_rows", spy)
     ours = BRLogisticRegression(penalty=penalty, tol=1e-10).fit(X, Y)
     assert grouped and grouped[0] <= 32
     C = np.inf if penalty == "none" else 1.0
@@ -188,7 +188,7 @@ def test_blocked_objective_matches_direct_formula(sparse, l2):
     """Loss and gradient through u = tanh(z / 2), by blocks of rows into
     reused buffers, equal the direct formula, also at |z| of hundreds (no
     overflow), and repeated calls (reused buffers) are bitwise identical."""
-    from mlfsbench.estimators.classifiers.br_lr import _Logistic
+    from mlfsbench.estimators.classifiers._batched_lbfgs import _Logistic
 
     rng = np.random.RandomState(1)
     X = rng.normal(size=(300, 4))
@@ -224,7 +224,7 @@ def test_batch_is_repeatable_and_row_order_free():
     """Refits reuse nothing between calls (bitwise the same weights), and
     the distinct rows come out in a canonical order: permuting the training
     rows gives bitwise the same fit."""
-    from mlfsbench.estimators.classifiers.br_lr import fit_logistic_batch
+    from mlfsbench.estimators.classifiers._batched_lbfgs import fit_logistic_batch
 
     X, Y = _binary_problem()
     W, n_iter = fit_logistic_batch(X, Y)
@@ -242,7 +242,7 @@ def test_each_label_independent_of_the_batch(penalty):
     """A label's fit does not depend on the other labels of the batch: alone,
     in a subset, or with all labels, the same weights and iterations (up to
     rounding in the shared matrix products)."""
-    from mlfsbench.estimators.classifiers.br_lr import fit_logistic_batch
+    from mlfsbench.estimators.classifiers._batched_lbfgs import fit_logistic_batch
 
     X, Y = _binary_problem(q=12)
     l2 = 0.0 if penalty == "none" else 1e-3
@@ -271,22 +271,22 @@ def test_sparse_blocks_match_dense_blocks(monkeypatch):
     """Low-density features go through sparse row blocks: the same fit as
     the dense products within the solver's tolerance (rare features make
     some weights ill-determined, so the probabilities are compared)."""
-    from mlfsbench.estimators.classifiers import br_lr
+    from mlfsbench.estimators.classifiers import _batched_lbfgs as lbfgs
 
     rng = np.random.RandomState(7)
     X = (rng.uniform(size=(800, 60)) < 0.02).astype(float)  # 2 % nonzero
     Y = (rng.uniform(size=(800, 5)) < expit(X @ rng.normal(size=(60, 5)) - 1.5))
     used = []
-    original = br_lr._Logistic.__init__
+    original = lbfgs._Logistic.__init__
 
     def spy(self, *args, **kwargs):
         original(self, *args, **kwargs)
         used.append(bool(self.sparse))
 
-    monkeypatch.setattr(br_lr._Logistic, "__init__", spy)
-    W_sparse, it_sparse = br_lr.fit_logistic_batch(X, Y, tol=1e-8)
-    monkeypatch.setattr(br_lr, "_SPARSE", 0.0)
-    W_dense, it_dense = br_lr.fit_logistic_batch(X, Y, tol=1e-8)
+    monkeypatch.setattr(lbfgs._Logistic, "__init__", spy)
+    W_sparse, it_sparse = lbfgs.fit_logistic_batch(X, Y, tol=1e-8)
+    monkeypatch.setattr(lbfgs, "_SPARSE", 0.0)
+    W_dense, it_dense = lbfgs.fit_logistic_batch(X, Y, tol=1e-8)
     assert used == [True, False]
     X1 = np.column_stack([X, np.ones(len(X))])
     np.testing.assert_allclose(expit(X1 @ W_sparse), expit(X1 @ W_dense), atol=1e-6)
@@ -297,7 +297,7 @@ def test_sparse_blocks_match_dense_blocks(monkeypatch):
 def test_batch_without_features_fits_the_rates(sparse):
     """No feature columns: each label's intercept is its log-odds, reached at
     the start (0 iterations)."""
-    from mlfsbench.estimators.classifiers.br_lr import fit_logistic_batch
+    from mlfsbench.estimators.classifiers._batched_lbfgs import fit_logistic_batch
 
     X = np.zeros((6, 0))
     Y = np.array([[0, 1], [1, 0], [0, 1], [1, 1], [0, 0], [1, 1]])
@@ -309,13 +309,13 @@ def test_batch_without_features_fits_the_rates(sparse):
 def test_binary_row_keys_group_and_order_as_the_float_bytes():
     """The packed-bit keys of 0/1 rows give the groups, counts and order of
     the float64 byte keys (so the fit is bitwise the same)."""
-    from mlfsbench.estimators.classifiers import br_lr
+    from mlfsbench.estimators.classifiers import _batched_lbfgs as lbfgs
 
     rng = np.random.RandomState(7)
     X = (rng.uniform(size=(500, 13)) < 0.3).astype(float)
-    keys = br_lr._binary_keys(X)
+    keys = lbfgs._binary_keys(X)
     assert keys is not None and keys.itemsize == 2  # 13 bits in 2 bytes
-    rows, counts = br_lr._unique_rows(X)
+    rows, counts = lbfgs._unique_rows(X)
     raw = X.view(np.dtype((np.void, 8 * 13))).ravel()
     _, first, ref_counts = np.unique(raw, return_index=True, return_counts=True)
     np.testing.assert_array_equal(rows, X[first])
@@ -324,26 +324,26 @@ def test_binary_row_keys_group_and_order_as_the_float_bytes():
     for bad in (2.0, -0.0, 0.5):
         Z = X.copy()
         Z[3, 4] = bad
-        assert br_lr._binary_keys(Z) is None
-    assert br_lr._binary_keys(X.astype(np.float32)) is None
+        assert lbfgs._binary_keys(Z) is None
+    assert lbfgs._binary_keys(X.astype(np.float32)) is None
 
 
 def test_label_chunks_of_the_sparse_objective_are_bitwise_equal(monkeypatch):
     """The sparse products go by chunks of labels; every loss and gradient
     entry equals the one computed without chunks, bit for bit."""
-    from mlfsbench.estimators.classifiers import br_lr
+    from mlfsbench.estimators.classifiers import _batched_lbfgs as lbfgs
 
     rng = np.random.RandomState(8)
     X = (rng.uniform(size=(700, 40)) < 0.05).astype(float)  # 5 %: sparse blocks
     Y = (rng.uniform(size=(700, 300)) < 0.2).astype(np.int8)
-    X1 = br_lr._with_intercept(X)
+    X1 = lbfgs._with_intercept(X)
     W = rng.normal(size=(41, 300))
-    XtY = br_lr._cross(X, Y)
-    chunked = br_lr._Logistic(X1, None, 700, 0.0, 300)
-    assert chunked.sparse and br_lr._LABEL_CHUNK < 300
+    XtY = lbfgs._cross(X, Y)
+    chunked = lbfgs._Logistic(X1, None, 700, 0.0, 300)
+    assert chunked.sparse and lbfgs._LABEL_CHUNK < 300
     f, G, c = chunked(W, XtY, curvature=True)
-    monkeypatch.setattr(br_lr, "_LABEL_CHUNK", 10**6)
-    whole = br_lr._Logistic(X1, None, 700, 0.0, 300)
+    monkeypatch.setattr(lbfgs, "_LABEL_CHUNK", 10**6)
+    whole = lbfgs._Logistic(X1, None, 700, 0.0, 300)
     f0, G0, c0 = whole(W, XtY, curvature=True)
     assert np.array_equal(f, f0) and np.array_equal(G, G0) and np.array_equal(c, c0)
     ref_f, ref_G = _direct_loss_gradient(X, Y, W, np.ones(700), 0.0)

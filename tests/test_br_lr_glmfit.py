@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 from scipy.special import expit
 
-from mlfsbench.estimators.classifiers.br_lr import (
+from mlfsbench.estimators.classifiers._glmfit import (
     GLMFIT_MAX_ITER,
     LOGIT_BOUND,
-    BRLogisticRegression,
     fit_logistic_glmfit,
 )
+from mlfsbench.estimators.classifiers.br_lr import BRLogisticRegression
 
 sm = pytest.importorskip("statsmodels.api")
 
@@ -138,7 +138,7 @@ def _sparse_twin_design(rng, rows=300, cols=40, density=0.08):
 
 @pytest.mark.parametrize("density", [0.08, 0.6])  # pair products / dense syrk
 def test_gram_matrices_equal_the_direct_products(density):
-    from mlfsbench.estimators.classifiers.br_lr import _Gram
+    from mlfsbench.estimators.classifiers._glmfit import _Gram
 
     rng = np.random.RandomState(0)
     D = _sparse_twin_design(rng, density=density)
@@ -198,18 +198,18 @@ def test_batched_cholesky_equals_qr_on_yeast(yeast_fold):
 
 
 def test_ill_conditioned_solves_go_to_qr(yeast_fold, monkeypatch):
-    from mlfsbench.estimators.classifiers import br_lr
+    from mlfsbench.estimators.classifiers import _glmfit
 
     X, _, Y, _ = yeast_fold
     rare = [int(np.argmin(Y.sum(axis=0)))]  # the separable label
-    for key in br_lr._stats:
-        monkeypatch.setitem(br_lr._stats, key, 0)
+    for key in _glmfit._stats:
+        monkeypatch.setitem(_glmfit._stats, key, 0)
     _, n_iter = fit_logistic_glmfit(X, Y[:, rare])
     assert n_iter[0] == GLMFIT_MAX_ITER + 1
     # 101 solves: the early ones by the normal equations, then, once the
     # scaled Gram matrix is past the rcond bound, all the rest by QR
-    assert br_lr._stats["cholesky"] + br_lr._stats["qr"] == GLMFIT_MAX_ITER + 1
-    assert br_lr._stats["qr"] > 50 and br_lr._stats["cholesky"] > 5
+    assert _glmfit._stats["cholesky"] + _glmfit._stats["qr"] == GLMFIT_MAX_ITER + 1
+    assert _glmfit._stats["qr"] > 50 and _glmfit._stats["cholesky"] > 5
 
 
 def test_batched_cholesky_keeps_the_separable_ties():
@@ -242,15 +242,15 @@ def test_ill_conditioned_design_is_solved_by_qr_throughout(overlapping, monkeypa
     # a column within 1e-5 of another: the scaled Gram matrix of the design
     # has condition ~1e10 > 1 / GLM_RCOND, so no solve uses the normal
     # equations and the fit is the QR one
-    from mlfsbench.estimators.classifiers import br_lr
+    from mlfsbench.estimators.classifiers import _glmfit
 
     X, Y = overlapping
     noise = 1e-5 * np.random.RandomState(1).normal(size=len(X))
     near = np.column_stack([X, X[:, 0] + noise])
-    for key in br_lr._stats:
-        monkeypatch.setitem(br_lr._stats, key, 0)
+    for key in _glmfit._stats:
+        monkeypatch.setitem(_glmfit._stats, key, 0)
     W, n = fit_logistic_glmfit(near, Y)
-    assert br_lr._stats["cholesky"] == 0 and br_lr._stats["qr"] == n.sum()
+    assert _glmfit._stats["cholesky"] == 0 and _glmfit._stats["qr"] == n.sum()
     W_qr, n_qr = fit_logistic_glmfit(near, Y, solver="qr")
     np.testing.assert_array_equal(n, n_qr)
     # the first solve is one QR for all labels (grouped rows) instead of
