@@ -8,6 +8,7 @@ rule claims:
         # every fold's value: the paired comparisons behind the noise labels
         metrics=rules.aggregate.output.metrics,
         runtime=rules.runtime.output.table,
+        fitted=rules.runtime.output.fitted,
         stats=experiment_stats_files,
     output:
         table="results/{experiment}/tables/claims.tsv",

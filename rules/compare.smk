@@ -70,6 +70,8 @@ rule runtime:
             category="{experiment}",
             subcategory="tables",
         ),
+        # what each selection learnt, one number per attribute and fold
+        fitted="results/{experiment}/tables/fitted.tsv",
     log:
         "logs/{experiment}/runtime.log",
     benchmark:

@@ -214,7 +214,8 @@ def test_cv_best_by_hand():
 def test_every_rule_is_one_class_with_a_schema():
     assert sorted(RULES) == ["artificial", "average_rank", "best_k", "better",
                              "concentration", "degradation", "earliest_best",
-                             "empty_subset", "fastest", "friedman", "interior_best",
+                             "empty_subset", "fastest", "fitted", "friedman",
+                             "interior_best",
                              "significance", "similar", "stable", "trend", "value",
                              "winner"]
     for name, cls in RULES.items():

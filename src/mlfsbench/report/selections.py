@@ -43,7 +43,8 @@ def _selections(paths: Sequence[PathLike],
                          "fold": int(rec["fold"]),
                          "selector": names.get("selector", rec["selector"]),
                          "seconds": float(rec["seconds"]),
-                         "ranking": rec["ranking"]})
+                         "ranking": rec["ranking"],
+                         "fitted": rec.get("fitted") or {}})
     warn_unrecorded(unrecorded)
     if not rows:
         raise ValueError("no selection records")
@@ -65,6 +66,36 @@ def runtime_table(paths: Sequence[PathLike], out: PathLike, *,
     write_text(out, format_table(table))
     if html_out is not None:
         write_html_table(table, html_out, "Selection time (seconds of fit)")
+    return table
+
+
+def fitted_table(paths: Sequence[PathLike], out: PathLike, *,
+                 labels: Sequence[dict[str, Any]] | None = None) -> pd.DataFrame:
+    """What each selector learnt on each fold, as far as it is one number
+    (its ``record_attributes`` such as Doquire's automatic pruning parameter
+    ``p_``): one row per dataset, split, fold, selector and attribute, its
+    ``value``. Lists and absent values are left out; an experiment whose
+    selectors record nothing gets the header only.
+
+    >>> import tempfile, json, os
+    >>> d = tempfile.mkdtemp()
+    >>> rec = {"dataset": "d", "split": "s", "fold": 0, "selector": "m",
+    ...        "seconds": 1.0, "ranking": [0], "fitted": {"p_": 8, "grid_": [5]}}
+    >>> with open(os.path.join(d, "a.json"), "w") as fh:
+    ...     json.dump({"records": [rec]}, fh)
+    >>> t = fitted_table([os.path.join(d, "a.json")], os.path.join(d, "f.tsv"))
+    >>> t[["selector", "attribute", "value"]].to_dict("records")
+    [{'selector': 'm', 'attribute': 'p_', 'value': 8.0}]
+    """
+    sel = _selections(paths, labels)
+    columns = ["dataset", "split", "fold", "selector", "attribute", "value"]
+    rows = [{"dataset": r.dataset, "split": r.split, "fold": r.fold,
+             "selector": r.selector, "attribute": name, "value": float(value)}
+            for r in sel.itertuples() for name, value in sorted(r.fitted.items())
+            if isinstance(value, int | float) and not isinstance(value, bool)]
+    table = pd.DataFrame(rows, columns=columns).sort_values(
+        columns[:5], kind="mergesort").reset_index(drop=True)
+    write_text(out, format_table(table))
     return table
 
 

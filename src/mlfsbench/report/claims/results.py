@@ -72,9 +72,9 @@ class Results:
     ``params`` maps an identifier to a function ``dataset -> parameters``;
     ``exclude``: method ids whose rows the tables read here leave out (a
     challenge experiment's challengers). ``summary``, ``metrics`` (per fold),
-    ``stats`` and ``runtime`` may be given as frames instead of files; with a
-    summary and no per-fold table, comparisons fall back to the summary's
-    s.d. (:func:`~mlfsbench.report.claims.noise.unpaired_gap`).
+    ``stats``, ``runtime`` and ``fitted`` may be given as frames instead of
+    files; with a summary and no per-fold table, comparisons fall back to
+    the summary's s.d. (:func:`~mlfsbench.report.claims.noise.unpaired_gap`).
     """
 
     def __init__(self, root: PathLike, *, datasets: Sequence[str] | None = None,
@@ -84,6 +84,7 @@ class Results:
                  metrics: pd.DataFrame | None = None,
                  stats: Mapping[str, dict] | None = None,
                  runtime: pd.DataFrame | None = None,
+                 fitted: pd.DataFrame | None = None,
                  classifiers: Mapping[str, str] | None = None,
                  exclude: Sequence[str] = ()):
         self.root = os.fspath(root)
@@ -94,6 +95,7 @@ class Results:
         self._groups: dict[tuple[str, str], pd.DataFrame] | None = None
         self._stats = dict(stats) if stats is not None else {}
         self._runtime = runtime
+        self._fitted = fitted
         self.methods = dict(methods or {})
         self.classifiers = dict(classifiers or {})
         self.params = dict(params or {})
@@ -222,6 +224,17 @@ class Results:
                 raise NotCheckable(f"no runtime table {path}")
             self._runtime = without_methods(read_table(path), self.exclude)
         return self._runtime
+
+    @property
+    def fitted(self) -> pd.DataFrame:
+        """What each selection learnt (``tables/fitted.tsv``: dataset, split,
+        fold, selector, attribute, value)."""
+        if self._fitted is None:
+            path = os.path.join(self.root, "tables", "fitted.tsv")
+            if not os.path.exists(path):
+                raise NotCheckable(f"no table of fitted values {path}")
+            self._fitted = without_methods(read_table(path), self.exclude)
+        return self._fitted
 
     @property
     def datasets(self) -> list[str]:

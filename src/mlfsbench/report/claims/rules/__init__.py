@@ -14,6 +14,7 @@ from mlfsbench.report.claims.rules.degradation import Degradation
 from mlfsbench.report.claims.rules.earliest_best import EarliestBest
 from mlfsbench.report.claims.rules.empty_subset import EmptySubset
 from mlfsbench.report.claims.rules.fastest import Fastest
+from mlfsbench.report.claims.rules.fitted import Fitted
 from mlfsbench.report.claims.rules.friedman import Friedman
 from mlfsbench.report.claims.rules.interior_best import InteriorBest
 from mlfsbench.report.claims.rules.significance import Significance
@@ -26,7 +27,7 @@ from mlfsbench.report.claims.rules.winner import Winner
 RULES = {cls.name: cls for cls in (
     Value, Winner, Better, Similar, AverageRank, Significance, Friedman,
     EmptySubset, Degradation, Concentration, Fastest, Artificial, Trend,
-    EarliestBest, BestK, InteriorBest, Stable)}
+    EarliestBest, BestK, InteriorBest, Stable, Fitted)}
 """Rule name -> class."""
 
 
