@@ -261,3 +261,27 @@ def test_similar_rank_scores_take_the_bootstrap_interval():
     row = evaluate_claim(claim("similar", quantity=q, tolerance=1.0), results(cells))
     assert row["verdict"] == REPRODUCED
     assert (row["n"], row["robust"]) == ("10", WITHIN_NOISE)
+
+
+def test_bootstrap_rank_scores_by_hand_and_against_a_row_by_row_ranking():
+    # a = (.1, .3), b = (.2, .2) on two folds, one K, a loss: a redraw of
+    # fold 0 twice ranks a first (1), of fold 1 twice second (2), a mixed
+    # redraw ties them at .2 (1.5 each); every redraw's ranks sum to 3
+    folds = {"a": pd.DataFrame({5: [0.1, 0.3]}), "b": pd.DataFrame({5: [0.2, 0.2]})}
+    out = noise.bootstrap_rank_scores(folds, greater=False, redraws=400)
+    assert set(out["a"]) <= {1.0, 1.5, 2.0}
+    assert ((out["a"] + out["b"]) == 3.0).all()
+    assert 1.4 < out["a"].mean() < 1.6  # 1/4 x 1 + 1/2 x 1.5 + 1/4 x 2
+    # many methods, K and ties: the ranks of each redraw and K as scipy
+    # ranks one row at a time
+    from scipy import stats
+
+    rng = np.random.default_rng(1)
+    folds = {m: pd.DataFrame(np.round(rng.random((6, 4)), 1)) for m in "abcde"}
+    out = noise.bootstrap_rank_scores(folds, greater=True, redraws=50, seed=3)
+    cube = np.stack([folds[m].to_numpy() for m in "abcde"])
+    idx = np.random.default_rng(3).integers(0, 6, size=(50, 6))
+    means = np.moveaxis(cube[:, idx, :].mean(axis=2), 0, -1)
+    expected = np.array([[np.mean([stats.rankdata(-means[r, k])[j] for k in range(4)])
+                          for j in range(5)] for r in range(50)])
+    assert np.array_equal(out.to_numpy(), expected)

@@ -174,8 +174,7 @@ def bootstrap_rank_scores(folds: Mapping[str, pd.DataFrame], greater: bool,
     means = cube[:, idx, :].mean(axis=2)  # methods x redraws x K
     means = np.moveaxis(means, 0, -1)  # redraws x K x methods
     signed = -means if greater else means
-    ranks = np.apply_along_axis(lambda r: stats.rankdata(r, method="average"), 2,
-                                signed)
+    ranks = stats.rankdata(signed, method="average", axis=2)
     return pd.DataFrame(ranks.mean(axis=1), columns=names)
 
 
