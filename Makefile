@@ -30,7 +30,7 @@ report: venv
 	$(BIN)/snakemake --report results/report.html $(SNAKEMAKE_ARGS)
 
 lint: venv
-	$(BIN)/ruff check src tests scripts bench
+	$(BIN)/ruff check src tests scripts bench setup.py
 	$(BIN)/snakefmt --check Snakefile rules
 	$(BIN)/snakemake --lint --configfile config/tiny.yaml
 	$(BIN)/snakemake --lint

@@ -29,7 +29,9 @@ import pandas as pd
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_workflow import copy_workflow, snakemake  # noqa: E402
+from bench_workflow import REPO, snakemake  # noqa: E402
+
+from mlfsbench.workflow.runner import copy_workflow  # noqa: E402
 
 LIMIT_MB = 4096
 
@@ -77,7 +79,7 @@ def main(argv=None) -> int:
         arff, xml = data / "big.arff", data / "big.xml"
         write_sparse_arff(arff, args.instances, args.features, args.labels)
         write_xml(xml, args.labels)
-        workdir = copy_workflow(tmp / "wf")
+        workdir = copy_workflow(REPO, tmp / "wf")
         columns = ["name", "arff_url", "arff_sha256", "train_url", "train_sha256",
                    "test_url", "test_sha256", "xml_url", "xml_sha256"]
         row = ["big", arff.as_uri(), sha256(arff), "", "", "", "", xml.as_uri(),

@@ -25,7 +25,7 @@ def test_one_version_and_licence_everywhere():
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     cff = citation()
     assert cff["version"] == project["version"] == mlfsbench.__version__
-    assert cff["license"] == project["license"]["text"] == "BSD-3-Clause"
+    assert cff["license"] == project["license"] == "BSD-3-Clause"
     assert (REPO / "LICENSE").read_text().startswith("BSD 3-Clause License")
     assert f"({mlfsbench.__version__})" in (REPO / "CHANGELOG.md").read_text()
 

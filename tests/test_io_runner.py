@@ -69,8 +69,10 @@ def test_live_snakemake_detected_by_cwd(tmp_path):
 
 
 def test_run_requires_a_snakefile(tmp_path):
-    with pytest.raises(FileNotFoundError, match="no Snakefile"):
+    with pytest.raises(FileNotFoundError) as caught:
         run([], workdir=tmp_path)
+    assert str(caught.value) == (f"{tmp_path.resolve()}: no workflow here (no "
+                                 "Snakefile); 'mlfsbench init' writes one")
 
 
 def test_run_refused_while_another_run_holds_the_lock(tmp_path):
@@ -279,7 +281,7 @@ def test_run_from_another_directory_with_directory_or_snakefile(tmp_path, monkey
     assert seen.read_text() == (f"{elsewhere} {triggers} --rerun-incomplete "
                                 "--max-threads 1 "
                                 f"--snakefile {work / 'Snakefile'} --cores 1")
-    with pytest.raises(FileNotFoundError, match="no Snakefile here"):
+    with pytest.raises(FileNotFoundError, match="no workflow here"):
         run(["--cores", "1"])
 
 

@@ -4,7 +4,8 @@ Subcommands: ``describe`` (dataset statistics), ``select`` (rank features),
 ``evaluate`` (train/test a classifier, all metrics), ``methods`` (the
 registry), ``stats`` (Friedman and post-hoc tests on a datasets x methods
 table), ``claims`` (finished experiments' verdicts on their papers' claims),
-``run`` (the Snakemake workflow with safe recovery), ``challenge`` (a
+``init`` (write the workflow into a folder), ``run`` (the Snakemake
+workflow with safe recovery), ``challenge`` (a
 method of yours against the studies), ``runstats`` (a run's
 time and memory per stage). Errors exit with status 1 and one line on
 stderr; a closed output pipe (``mlfsbench claims results/ | head``) ends the
@@ -22,6 +23,7 @@ from mlfsbench.cli import (
     claims,
     describe,
     evaluate,
+    init,
     methods,
     run,
     runstats,
@@ -34,8 +36,8 @@ from mlfsbench.cli._common import call, plain
 # adds the subcommand (its set_defaults name the handler, func, and, for a
 # command that hands arguments on to Snakemake, snakemake_args_of), run(args)
 # carries it out. This is the order of the help's list.
-COMMANDS = (describe, select, evaluate, methods, stats, claims, runstats, run,
-            challenge)
+COMMANDS = (describe, select, evaluate, methods, stats, claims, runstats, init,
+            run, challenge)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,5 +1,5 @@
-"""What a run was made of: the code's git commit, its config and the
-versions of every package."""
+"""What a run was made of: mlfsbench's version and the code's git commit,
+its config and the versions of every package."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from typing import Any
 
 import yaml
 
+from mlfsbench import __version__
 from mlfsbench.io import write_text
+from mlfsbench.workflow.bundle import checkout_root
 
 
 def package_versions() -> dict[str, str]:
@@ -36,27 +38,27 @@ def _git(directory: Path, *args: str) -> str | None:
 
 
 def code_version(directory: str | os.PathLike | None = None) -> str:
-    """The git commit of the code that runs, and whether its tree was dirty.
+    """mlfsbench's version, then the git commit of the code that runs and
+    whether its tree was dirty.
 
-    ``directory`` defaults to the folder of the installed package (an
-    editable install of a checkout: that checkout). Without git or a
-    checkout, says so with the package's version.
+    ``directory`` defaults to the checkout the package runs from (an
+    editable install, :func:`~mlfsbench.workflow.bundle.checkout_root`); an
+    installed package (a wheel) has none, and says so: the git repository
+    around a virtual environment is not the code's.
     """
-    here = Path(directory) if directory is not None else Path(__file__).parent
-    commit = _git(here, "rev-parse", "HEAD")
+    here = Path(directory) if directory is not None else checkout_root()
+    version = f"mlfsbench {__version__}"
+    commit = _git(here, "rev-parse", "HEAD") if here is not None else None
     if commit is None:
-        try:
-            version = metadata.version("mlfsbench")
-        except metadata.PackageNotFoundError:
-            version = "unknown"
-        return f"not a git checkout (mlfsbench {version}): commit unknown"
+        return f"{version}, not from a git checkout (commit unknown)"
     changed = _git(here, "status", "--porcelain", "--untracked-files=no")
     if changed is None:
-        return f"git {commit} (tree state unknown)"
+        return f"{version}, git {commit} (tree state unknown)"
     if changed:
         n = len(changed.splitlines())
-        return f"git {commit} (dirty: {n} tracked file{'s' * (n != 1)} changed)"
-    return f"git {commit} (clean)"
+        return (f"{version}, git {commit} (dirty: {n} tracked "
+                f"file{'s' * (n != 1)} changed)")
+    return f"{version}, git {commit} (clean)"
 
 
 def write_provenance(config: dict[str, Any], out: str | os.PathLike) -> None:

@@ -55,27 +55,27 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from mlfsbench.workflow.bundle import workflow_files
+
 log = logging.getLogger(__name__)
 
 
-# What a workflow directory holds besides its outputs (see copy_workflow).
-WORKFLOW_FILES = ("Snakefile", "rules", "scripts", "config", "envs", "report")
-
-
-def copy_workflow(repo: str | os.PathLike, dest: str | os.PathLike) -> Path:
-    """Copy the workflow (``WORKFLOW_FILES`` of ``repo``) into a new ``dest``.
+def copy_workflow(repo: str | os.PathLike, dest: str | os.PathLike, *,
+                  exist_ok: bool = False) -> Path:
+    """Copy the workflow's files (:func:`~mlfsbench.workflow.bundle.
+    workflow_files`) of ``repo`` into ``dest``, a new folder unless
+    ``exist_ok`` (then files already there are overwritten); return ``dest``.
 
     Tests and benchmarks run the workflow in such a copy, so that their
-    outputs never mix with the repository's own ``results/``.
+    outputs never mix with the repository's own ``results/``; ``mlfsbench
+    init`` writes the installed package's workflow out with it.
     """
     repo, dest = Path(repo), Path(dest)
-    dest.mkdir(parents=True)
-    for name in WORKFLOW_FILES:
-        src = repo / name
-        if src.is_dir():
-            shutil.copytree(src, dest / name)
-        else:
-            shutil.copy2(src, dest / name)
+    files = workflow_files(repo)
+    dest.mkdir(parents=True, exist_ok=exist_ok)
+    for rel in files:
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(repo / rel, dest / rel)
     return dest
 
 
@@ -581,7 +581,8 @@ def run(args: Sequence[str], workdir: str | os.PathLike = ".", *,
     """
     args, workdir, snakefile = _take_directory(args, Path(workdir))
     if snakefile is None and not (workdir / "Snakefile").exists():
-        raise FileNotFoundError(f"{workdir}: no Snakefile here")
+        raise FileNotFoundError(f"{workdir}: no workflow here (no Snakefile); "
+                                "'mlfsbench init' writes one")
     if snakefile is not None and not snakefile.exists():
         raise FileNotFoundError(f"{snakefile}: no such Snakefile")
     out = sys.stdout if out is None else out
