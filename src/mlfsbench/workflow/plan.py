@@ -49,6 +49,7 @@ from mlfsbench.workflow.challenges import (
 )
 from mlfsbench.workflow.checks import check_experiment
 from mlfsbench.workflow.config import (
+    add_registered,
     check_config,
     check_config_file,
     load_experiment_files,
@@ -246,11 +247,14 @@ class Plan(JobInputs, ChallengeInputs):
 
 
 def read_config(config: Any, source: str) -> None:
-    """Check a config as loaded (``source`` names it in messages) and read its
-    ``experiment_files`` into it, in place; the schema's check comes next."""
+    """Check a config as loaded (``source`` names it in messages), read its
+    ``experiment_files`` into it and add the registered methods its
+    experiments ask for (:func:`~mlfsbench.workflow.config.add_registered`),
+    in place; the schema's check comes next (it fills the defaults)."""
     check_config_file(config, source)
     load_experiment_files(config)
     check_config(config, source)
+    add_registered(config, source)
 
 
 def check_experiments(config: dict[str, Any], table: dict[str, DatasetSpec]) -> None:
