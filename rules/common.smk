@@ -192,8 +192,8 @@ def cached_results():
 
 
 # ------------------------------------------------------------ challenges
-# Entries flagged `challenger: true` (mlfsbench.workflow.plan's challenge
-# section): rules/challenge.smk's jobs run for the experiments that have some.
+# Entries flagged `challenger: true` (mlfsbench.workflow.challenges, mixed
+# into the plan): rules/challenge.smk's jobs run for the experiments that have some.
 CHALLENGED = PLAN.challenged
 challenger_ids, compared_metrics = PLAN.challenger_ids, PLAN.compared_metrics
 challenger_entries, paper_datasets = PLAN.challenger_entries, PLAN.paper_datasets

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import http.server
 import os
@@ -16,6 +17,17 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 TEST_DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.fixture
+def own_registry(monkeypatch):
+    """The estimator registry with the built-ins registered; what the test
+    registers besides is forgotten afterwards."""
+    from mlfsbench.estimators import registry
+
+    registry.describe()  # imports the built-in modules once, for good
+    monkeypatch.setattr(registry, "_REGISTRY", copy.deepcopy(registry._REGISTRY))
+    return registry
 
 
 @pytest.fixture(scope="session")

@@ -626,6 +626,15 @@ def test_challenger_curves_are_drawn_on_top_and_named(tmp_path):
     assert HIGHLIGHT_COLOUR not in {to_hex(ln.get_color()) for ln in others}
     legend = [t.get_text() for t in fig.legends[0].get_texts()]
     assert "Mine / mlknn (cv) (challenger)" in legend
+    # a challenger classifier: the legend names every curve it draws so
+    by_clf = plot_dataset(summary, "d1", tmp_path / "c.png", tmp_path / "c.pdf",
+                          labels={"x": "Mine"}, challengers=["mlknn"])
+    curves = [t.get_text() for t in by_clf.legends[0].get_texts()
+              if " / mlknn" in t.get_text()]
+    assert sorted(curves) == ["Mine / mlknn (cv) (challenger)",
+                              "a / mlknn (cv) (challenger)",
+                              "b / mlknn (cv) (challenger)",
+                              "c / mlknn (cv) (challenger)"]
     # without challengers: the lines as before (no "(challenger)", C3 kept)
     plain = plot_dataset(summary, "d1", tmp_path / "p.png", tmp_path / "p.pdf")
     assert all(ln.get_linewidth() != 2.6 for ln in plain.axes[0].lines)

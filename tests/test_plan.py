@@ -5,6 +5,8 @@ restrictions, fold batches and the input functions."""
 from __future__ import annotations
 
 import copy
+import importlib
+import sys
 from collections import Counter
 from types import SimpleNamespace
 
@@ -141,6 +143,8 @@ DRY_RUN = {
                         classify=322),
     "quick.yaml": dict(dataset=2, split=2, discretize=2, select=2, classify=4),
     "tiny.yaml": dict(dataset=1, split=1, discretize=1, select=1, classify=2),
+    # the entries smoke.yaml lists; smoke_counts adds those of the registered
+    # methods its all_registered runs besides
     "smoke.yaml": dict(dataset=3, split=3, discretize=3, select=27, classify=44,
                        transform=14),
     "papers/doquire2013.yaml": dict(dataset=3, split=3, select=31, classify=34),
@@ -215,15 +219,120 @@ WITH_READINGS = {
 }
 
 
+def smoke_counts() -> dict[str, int]:
+    """The jobs of config/smoke.yaml: DRY_RUN's, of the entries it lists, and
+    those of every registered method its ``all_registered`` adds (each a
+    registry name no experiment lists nor ``except`` names): a selector's
+    selection and its classification on emotions (the all-features point is
+    shared), a classifier's grid and all-features classifications on the two
+    datasets of smoke-classifiers. A new method's module changes no count
+    here."""
+    from mlfsbench.estimators import registry
+
+    raw = load("smoke.yaml")["experiments"]
+
+    def added(kind: str, key: str, experiment: str) -> list[str]:
+        listed = {e["name"] for x in raw.values() for e in x.get(key, [])}
+        skip = set(raw[experiment]["all_registered"][key].get("except", []))
+        return [n for n in registry.names(kind) if n not in listed | skip]
+
+    selectors = len(added("selector", "selectors", "smoke-selectors"))
+    classifiers = len(added("classifier", "classifiers", "smoke-classifiers"))
+    listed = DRY_RUN["smoke.yaml"]
+    return dict(listed, select=listed["select"] + selectors,
+                classify=listed["classify"] + selectors + 2 * 2 * classifiers)
+
+
 @pytest.mark.parametrize("name", sorted(DRY_RUN))
 def test_job_counts_of_shipped_configs(name):
     config = load(name)
-    for readings, expected in ((False, DRY_RUN), (True, WITH_READINGS)):
+    shipped = smoke_counts() if name == "smoke.yaml" else DRY_RUN[name]
+    for readings, expected in ((False, {}), (True, WITH_READINGS)):
         plan = plan_of(config, readings)
         counts = job_counts(plan)
-        assert counts == expected.get(name, DRY_RUN[name])
+        assert counts == expected.get(name, shipped)
         assert {k: counts[k] for k in ("select", "classify", "transform")
                 if k in counts} == independent_counts(plan.config)
+
+
+def smoke_names(plan, key: str) -> set[str]:
+    return {e["name"] for x in plan.experiments.values() for e in x[key]}
+
+
+def test_the_smoke_plan_runs_every_registered_method():
+    from mlfsbench.estimators import registry
+
+    plan = plan_of(load("smoke.yaml"))
+    # knnmi-backward is quadratic in the number of features (its unit tests
+    # cover it)
+    assert set(registry.names("selector")) - smoke_names(plan, "selectors") == {
+        "knnmi-backward"}
+    assert set(registry.names("classifier")) <= smoke_names(plan, "classifiers")
+    # every registered method is listed today: all_registered adds none
+    assert len(plan.experiments["smoke-selectors"]["selectors"]) == 25
+    assert "all_registered" not in plan.experiments["smoke-selectors"]
+
+
+# A selector of its own module, as a newcomer writes it (docs/adding-a-selector.md).
+NEW_SELECTOR = """\
+import numpy as np
+
+from mlfsbench.estimators.registry import register
+from mlfsbench.estimators.selectors import BaseMultiLabelSelector
+
+
+@register("selector", "column-range")
+class ColumnRange(BaseMultiLabelSelector):
+    input_kind = "continuous"
+
+    def _fit(self, X, Y):
+        X = np.asarray(X.todense() if hasattr(X, "todense") else X)
+        return X.max(axis=0) - X.min(axis=0)
+"""
+
+
+def test_a_new_selector_module_joins_the_smoke_plan(tmp_path, monkeypatch,
+                                                    own_registry):
+    (tmp_path / "column_range.py").write_text(NEW_SELECTOR)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "column_range", raising=False)
+    importlib.import_module("column_range")
+    assert "column-range" in own_registry.names("selector")
+
+    plan = plan_of(load("smoke.yaml"))
+    entries = plan.experiments["smoke-selectors"]["selectors"]
+    assert len(entries) == 26
+    assert entries[-1] == {"name": "column-range", "params": {},
+                           "discretize": {"strategy": "equal-width", "bins": 5}}
+    key = ("emotions", cache_id(entries[-1], "emotions", "selector"))
+    assert key[1].startswith("column-range-")
+    assert plan.entries["selector"][key] is entries[-1]
+    # one selection and its classification on emotions more, nothing else:
+    # the count the shipped-config test expects for it, without an edit
+    listed = DRY_RUN["smoke.yaml"]
+    assert job_counts(plan) == dict(listed, select=listed["select"] + 1,
+                                    classify=listed["classify"] + 1)
+    assert job_counts(plan) == smoke_counts()
+    monkeypatch.delitem(sys.modules, "column_range")
+
+
+def test_all_registered_leaves_out_what_the_config_lists_and_names_bad_names():
+    from mlfsbench.estimators import registry
+
+    config = load("tiny.yaml")
+    config["experiments"]["tiny"]["all_registered"] = {
+        "classifiers": {"except": ["knn-reg"]}}
+    plan = plan_of(config)
+    names = [e["name"] for e in plan.experiments["tiny"]["classifiers"]]
+    assert names[0] == "mlknn"  # the entry as written keeps its parameters
+    assert sorted(names) == sorted(set(registry.names("classifier")) - {"knn-reg"})
+    assert names[1:] == sorted(names[1:])
+    config["experiments"]["tiny"]["all_registered"] = {
+        "selectors": {"except": ["knnmi-backwards"]}}
+    with pytest.raises(ValueError, match=(
+            r"^test: experiment 'tiny': all_registered\.selectors\.except: "
+            r"unknown selector 'knnmi-backwards'; did you mean 'knnmi-backward'\?")):
+        plan_of(config)
 
 
 def keys_of(plan, experiment: str, kind: str) -> set:

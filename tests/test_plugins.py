@@ -11,7 +11,6 @@ workflow.
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import shutil
@@ -45,10 +44,8 @@ label-complement = mlfsbench_example_plugin:LabelComplement
 
 
 @pytest.fixture
-def fresh_registry(monkeypatch):
+def fresh_registry(monkeypatch, own_registry):
     """The built-ins registered, entry points not yet read; restored afterwards."""
-    registry.describe()  # imports the built-in modules once, for good
-    monkeypatch.setattr(registry, "_REGISTRY", copy.deepcopy(registry._REGISTRY))
     monkeypatch.setattr(registry, "_loaded", set())
     yield registry
     sys.modules.pop(MODULE, None)

@@ -322,6 +322,31 @@ def test_page_is_standalone_and_the_report_gets_the_fragment(tmp_path):
         assert ("<a href" in links) == (verdict != "not checkable here"), claim
 
 
+def test_each_paper_table_is_read_once(tmp_path, monkeypatch):
+    """summary_info reads a regenerated table once: the page and the report's
+    fragment show it, the evidence links find its ids."""
+    import builtins
+
+    from mlfsbench.report import summary as module
+
+    reads: list[str] = []
+
+    def counting_open(path, *args, **kwargs):
+        if os.sep + "paper" + os.sep in os.path.normpath(os.fspath(path)):
+            reads.append(os.path.basename(os.fspath(path)))
+        return builtins.open(path, *args, **kwargs)
+
+    monkeypatch.setattr(module, "open", counting_open, raising=False)
+    page = build(tmp_path).read_text()
+    assert sorted(reads) == ["hamming_loss.html", "ranking_loss.html"]
+    fragment = (tmp_path / "summary.report.html").read_text()
+    for metric in ("hamming_loss", "ranking_loss"):
+        table = (tmp_path / "results" / "lee2016" / "tables" / "paper"
+                 / f"{metric}.html").read_text()
+        first_id = re.search(r"\bid='([^']+)'", table).group(1)
+        assert f"id='{first_id}'" in page and f"id='{first_id}'" in fragment
+
+
 def test_every_evidence_link_lands_on_its_target_in_a_browser(tmp_path, browser_page):
     path = build(tmp_path)
     page = browser_page

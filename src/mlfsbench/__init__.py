@@ -7,7 +7,9 @@ and those listed before it (the order is :data:`mlfsbench.layers.LAYERS`;
 repository's scripts, rules and benchmarks, which sit above it):
 
 - :mod:`mlfsbench.io` -- the ground floor: atomic writes, JSON/npz/TSV
-  formats, the metric table's columns, the all-features baseline's name.
+  formats, the metric table's columns, the all-features baseline's name
+  (beside it :mod:`mlfsbench.names`, the marks in experiment names, and
+  :mod:`mlfsbench.yamlfile`, the strict YAML reader).
 - :mod:`mlfsbench.data` -- download, ARFF/XML parsing, the prepared
   :class:`~mlfsbench.data.Dataset`, its statistics, the datasets table,
   splits, the generated problems. It knows no method.

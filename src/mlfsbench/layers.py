@@ -4,10 +4,10 @@
 modules of its own layer and of the layers before it, never of a later one
 (imports inside functions included). A module's layer is its first name
 under ``mlfsbench``: :mod:`mlfsbench.io` (with :mod:`mlfsbench.yamlfile`, the
-strict YAML reader, this module and the package's ``__init__``) is the ground
-floor, :mod:`mlfsbench.cli` the top. The
-repository's Snakemake scripts, rules and benchmarks sit above the package
-(:data:`TOP`): they may import any layer.
+strict YAML reader, :mod:`mlfsbench.names`, the marks in experiment names,
+this module and the package's ``__init__``) is the ground floor,
+:mod:`mlfsbench.cli` the top. The repository's Snakemake scripts, rules and
+benchmarks sit above the package (:data:`TOP`): they may import any layer.
 
 One import downwards is forbidden too (:data:`FORBIDDEN`): the report
 imports nothing of the workflow. What its jobs need of a config (method
@@ -44,7 +44,8 @@ LAYERS = ("io", "data", "estimators", "evaluation", "workflow", "report", "cli")
 FORBIDDEN = frozenset({("report", "workflow")})
 #: Code outside the package (scripts, rules, benchmarks): above every layer.
 TOP = "top"
-_GROUND = {"", "io", "yamlfile", "layers"}  # the root, io, YAML files, this module
+# the root, io, YAML files, experiment names' marks, this module
+_GROUND = {"", "io", "yamlfile", "names", "layers"}
 _ROOT = Path(__file__).resolve().parent
 
 

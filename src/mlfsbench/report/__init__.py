@@ -19,6 +19,10 @@ imports it.
   the end of ``mlfsbench run`` read them.
 - :mod:`~mlfsbench.report.summary` -- the report's first page and the
   headline figures.
+- :mod:`~mlfsbench.report.challenge` -- the challenge pages: a challenger
+  against a study's methods (the numbers in
+  :mod:`~mlfsbench.report.challenge_stats`, the tables in
+  :mod:`~mlfsbench.report.challenge_tables`).
 - :mod:`~mlfsbench.report.names` -- method keys and display names;
   :mod:`~mlfsbench.report.render` -- HTML tables and figures written
   atomically.

@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from typing import Any
 
 import numpy as np
@@ -187,11 +187,13 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, png: PathLike,
         k for k, sel, clf in zip(keys, summary["selector"], summary["classifier"],
                                  strict=True) if mine & {sel, clf}})
     fig = _dataset_figure(data, dataset, shown, labels, dataset_params,
-                          every_metric=shown == every, styles=styles)
+                          every_metric=shown == every, styles=styles,
+                          challengers=mine)
     save_figure(fig, png, dpi=80)
     if shown != every:
         whole = _dataset_figure(data, dataset, every, labels, dataset_params,
-                                every_metric=True, styles=styles)
+                                every_metric=True, styles=styles,
+                                challengers=mine)
     else:
         whole = fig
     with atomic_path(pdf) as tmp:
@@ -215,13 +217,15 @@ def _curve_key(summary: pd.DataFrame) -> pd.Series:
 
 def _dataset_figure(data: pd.DataFrame, dataset: str, metrics: Sequence[str],
                     labels: dict[str, str] | None, dataset_params: dict | None,
-                    every_metric: bool, styles: dict | None = None):
-    """The Figure of :func:`plot_dataset` for ``metrics`` (in that order)."""
+                    every_metric: bool, styles: dict | None = None,
+                    challengers: Set[str] = frozenset()):
+    """The Figure of :func:`plot_dataset` for ``metrics`` (in that order);
+    ``challengers``: the ids (selectors or classifiers) whose curves the
+    legend names "(challenger)"."""
     from matplotlib.figure import Figure
 
     from mlfsbench.report.names import metric_label
     from mlfsbench.report.render import (
-        HIGHLIGHT_COLOUR,
         band_words,
         draw_baselines,
         has_band,
@@ -257,7 +261,7 @@ def _dataset_figure(data: pd.DataFrame, dataset: str, metrics: Sequence[str],
             extra = ", ".join(f"{k}={v}" for k, v in sorted(own.items()))
             name = (f"{names.get(sel, sel)}{f' [{extra}]' if extra else ''} / "
                     f"{names.get(clf, clf)} ({split})")
-            mine = style.get("color") == HIGHLIGHT_COLOUR and "zorder" in style
+            mine = bool(challengers & {sel, clf})
             ax.plot(ks[order], mean, markersize=4,
                     label=f"{name} (challenger)" if mine else name,
                     markevery=marker_every(len(ks), style), **style)

@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from mlfsbench.names import CHALLENGE_MARK
+
 
 def method_key(summary: pd.DataFrame, selector=None) -> pd.Series:
     """Method of each row of a result table: the selector (or ``selector``),
@@ -86,11 +88,6 @@ def params_note(dataset_params: Mapping[str, Mapping[str, Mapping]] | None,
             shown = ", ".join(f"{k}={v}" for k, v in sorted(params.items()))
             lines.append(f"{display_name(method, labels)}: {shown}")
     return "\n".join(lines)
-
-
-#: Joins a study and its challenge's id in a challenge experiment's name
-#: (:data:`mlfsbench.workflow.studies.CHALLENGE_MARK`).
-CHALLENGE_MARK = "+"
 
 
 def challenge_id(experiment: str, challengers: Sequence[str]) -> str:

@@ -21,7 +21,7 @@ import base64
 import html
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -141,12 +141,11 @@ def experiment_section(name: str, info: Mapping[str, Any]) -> str:
         parts.append(claims_table(name, info, table))
     else:
         parts.append("<p>No claims file for this experiment.</p>")
-    tables = info.get("paper_tables") or {}
+    tables = info.get("paper_html") or {}
     if tables:
         parts.append("<h3>The paper's tables, regenerated</h3><div class='tables'>")
         for metric in sorted(tables):
-            with open(tables[metric], encoding="utf-8") as fh:
-                parts.append(html_fragment(fh.read()))
+            parts.append(html_fragment(tables[metric]))
         parts.append("</div>")
     if info.get("runtime"):
         parts.append(_runtime(name, info["runtime"]))
@@ -335,8 +334,9 @@ def write_summary(experiments: Mapping[str, Mapping[str, Any]],
     -> its ``about``, ``evidence`` and options), ``cd_by_metric`` (metric ->
     PNG path), ``headline`` (PNG path or None), ``headline_metric``,
     ``curves`` (dataset -> PNG path of its curves), ``runtime`` (path of
-    ``runtime.tsv``), ``paper_tables`` (metric -> HTML path) and
-    ``table_k`` (the K of those tables); an experiment with challengers
+    ``runtime.tsv``), ``paper_tables`` (metric -> HTML path),
+    ``paper_html`` (metric -> that file's HTML, read once) and ``table_k``
+    (the K of those tables); an experiment with challengers
     also ``challengers`` (their names) and ``challenge`` (its challenge
     page, relative to ``out``), and the page then links the page across
     studies (``challenges.html`` beside ``out``).
@@ -351,12 +351,20 @@ def write_summary(experiments: Mapping[str, Mapping[str, Any]],
         write_text(fragment, summary_body(experiments, code) + "\n")
 
 
-def _ids(paths) -> set[str]:
-    """The element ids of HTML files (the paper tables' rows and cells)."""
+def _ids(pages: Iterable[str]) -> set[str]:
+    """The element ids of HTML texts (the paper tables' rows and cells)."""
     out: set[str] = set()
-    for path in paths:
+    for text in pages:
+        out |= {html.unescape(i) for i in re.findall(r"\bid='([^']+)'", text)}
+    return out
+
+
+def _read_texts(paths: Mapping[str, str]) -> dict[str, str]:
+    """Each file's text, by the same key."""
+    out = {}
+    for key, path in paths.items():
         with open(path, encoding="utf-8") as fh:
-            out |= {html.unescape(i) for i in re.findall(r"\bid='([^']+)'", fh.read())}
+            out[key] = fh.read()
     return out
 
 
@@ -403,6 +411,10 @@ def summary_info(experiments: Mapping[str, Mapping[str, Any]],
                     or [f for f in mine if f.endswith("claims.tsv")])
         stats = x.get("stats") or {}
         metrics = list(stats.get("metrics") or [])
+        tables = {os.path.basename(f)[:-len(".html")]: f for f in mine
+                  if os.sep + "paper" + os.sep in os.path.normpath(f)
+                  and f.endswith(".html")}
+        pages = _read_texts(tables)  # the page shows them, the links find ids
         info: dict[str, Any] = {
             "description": x.get("description", ""), "datasets": x["datasets"],
             "claims": verdicts[0] if verdicts else None,
@@ -410,18 +422,15 @@ def summary_info(experiments: Mapping[str, Mapping[str, Any]],
                              for f in mine if f.endswith("_cd.png")},
             "headline": next((f for f in mine if f.endswith("headline.png")), None),
             "headline_metric": metrics[0] if metrics else None,
-            "paper_tables": {os.path.basename(f)[:-len(".html")]: f for f in mine
-                             if os.sep + "paper" + os.sep in os.path.normpath(f)
-                             and f.endswith(".html")},
+            "paper_tables": tables,
+            "paper_html": pages,
             "table_k": stats.get("n_features"),
             "readings": next((f for f in mine if f.endswith("readings.tsv")), None),
             "paper_datasets": list((paper_datasets or {}).get(name) or []),
             "summary_table": next((f for f in mine
                                    if os.path.normpath(f) == os.path.join(
                                        prefix + "tables", "summary.tsv")), None),
-            "table_ids": _ids(f for f in mine
-                              if os.sep + "paper" + os.sep in os.path.normpath(f)
-                              and f.endswith(".html")),
+            "table_ids": _ids(pages.values()),
             "reading_legend": reading_specs((readings or {}).get(name) or {}),
             "curves": {d: f for d in x["datasets"] for f in mine
                        if os.path.normpath(f) == os.path.join(prefix + "plots",

@@ -18,10 +18,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-#: Separates a study's name from a variant's reading and option in a results
-#: folder's name (``li2017~mlknn-scale-scaled``: the workflow's
-#: ``readings.VARIANT_MARK``; the report reads folders, not the plan).
-VARIANT_MARK = "~"
+from mlfsbench.names import VARIANT_MARK
 
 #: The verdicts of a claim, in the order they are counted.
 VERDICTS = ("reproduced", "not reproduced", "not checkable here")

@@ -1,7 +1,10 @@
 """The workflow layer: files, configs and runs around the library.
 
 - :mod:`~mlfsbench.workflow.plan` -- every job a config asks for (the
-  Snakefile's input functions read it).
+  Snakefile's input functions read it); :mod:`~mlfsbench.workflow.jobs` --
+  fold batches and the job record; :mod:`~mlfsbench.workflow.inputs` -- the
+  rules' input functions; :mod:`~mlfsbench.workflow.challenges` -- what the
+  challenge rules read.
 - :mod:`~mlfsbench.workflow.stages` -- each stage of the DAG as a function of
   files (called by ``scripts/*.py``); :mod:`~mlfsbench.workflow.folds` -- the
   per-fold science (called by the stages and the CLI);

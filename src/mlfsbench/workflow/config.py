@@ -57,6 +57,40 @@ def load_experiment_files(config: dict[str, Any]) -> dict[str, Any]:
     return config
 
 
+#: An experiment's lists of methods -> their registry kind.
+_METHOD_KINDS = {"selectors": "selector", "classifiers": "classifier",
+                 "transformations": "transformation"}
+
+
+def add_registered(config: dict[str, Any], source: str) -> None:
+    """Expand each experiment's ``all_registered`` in place: every registered
+    method of a kind it names (``selectors``, ``classifiers``,
+    ``transformations``) that no experiment of the config lists (as written)
+    and its ``except`` does not name joins the experiment's list as
+    ``{name: ...}`` (its defaults), in name order; the key is dropped, the
+    entries say what runs. ``config/smoke.yaml`` runs every method so: a new
+    selector module joins it without an edit. An ``except`` name that is
+    not registered is an error naming the experiment (``source``: the
+    config, for messages)."""
+    experiments = config.get("experiments") or {}
+    listed = {key: {e["name"] for x in experiments.values()
+                    for e in x.get(key) or []} for key in _METHOD_KINDS}
+    for name, x in experiments.items():
+        for key, spec in (x.pop("all_registered", None) or {}).items():
+            kind = _METHOD_KINDS[key]
+            skip = list((spec or {}).get("except") or [])
+            for method in skip:
+                try:
+                    registry.get(kind, method)
+                except KeyError as exc:
+                    raise ValueError(
+                        f"{source}: experiment {name!r}: all_registered.{key}."
+                        f"except: {exc.args[0]}") from None
+            x.setdefault(key, []).extend(
+                {"name": method} for method in registry.names(kind)
+                if method not in listed[key] and method not in skip)
+
+
 #: Experiment names that the workflow's own folders take (``results/shared/``
 #: holds the cache shared by every experiment).
 RESERVED_EXPERIMENTS = ("shared",)
@@ -98,10 +132,6 @@ def _defined_in(config: dict[str, Any], problem: str, source: str) -> str:
         if any(problem.startswith(f"experiments.{name}.") for name in names):
             return path
     return source
-
-
-_METHOD_KINDS = {"selectors": "selector", "classifiers": "classifier",
-                 "transformations": "transformation"}
 
 
 def schema_problem(config: dict[str, Any]) -> str | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from mlfsbench.names import VARIANT_MARK
 from mlfsbench.workflow.ids import method_id
 
 # ---------------------------------------------------------------- readings
@@ -20,9 +21,6 @@ from mlfsbench.workflow.ids import method_id
 # depends on a setting; it runs the same way, and keeps the flag in the
 # readings' spec so that the report counts probes apart.
 
-#: Separates an experiment's name from a variant's reading and option:
-#: ``li2017~mlknn-scale-scaled``.
-VARIANT_MARK = "~"
 _OVERRIDE_KINDS = ("selectors", "classifiers", "transformations")
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import yaml
 
+from mlfsbench.names import CHALLENGE_MARK
 from mlfsbench.workflow.ids import canonical, method_id
 from mlfsbench.workflow.readings import apply_option, under_options
 from mlfsbench.yamlfile import load_yaml_file
@@ -19,9 +20,6 @@ from mlfsbench.yamlfile import load_yaml_file
 # study's datasets): it runs the study's protocol, discretization, classifier,
 # grid, statistics and claims with the challengers beside the paper's methods.
 
-#: Joins a study and its challenger in a challenge experiment's name:
-#: ``lee2016+variance-rank``.
-CHALLENGE_MARK = "+"
 #: What an experiment that extends a study may set itself.
 EXTENDS_KEYS = ("extends", "description", "selectors", "classifiers", "datasets")
 #: Where a study is looked for when the config names no ``study_files``.
