@@ -17,7 +17,7 @@ order, names kept) are the features, the labels are taken by the object's
 label index (in the order of its ``labels`` frame), the bookkeeping columns
 are dropped. :func:`load_dataset` is the one place that tells the two file
 formats apart: an R data file (by its suffix, :data:`R_DATA_SUFFIXES`) goes
-to :func:`load_mldr`, anything else to :func:`~mlfsbench.data.arff.load_mulan`.
+to :func:`load_mldr`, anything else to :func:`~mlfsbench.data.mulan.load_mulan`.
 """
 
 from __future__ import annotations
@@ -30,8 +30,10 @@ from typing import Any
 
 import numpy as np
 
-from mlfsbench.data.arff import MISSING_MODES, DataFormatError, load_mulan
+from mlfsbench.data.arff import DataFormatError
 from mlfsbench.data.dataset import Dataset
+from mlfsbench.data.encoding import MISSING_MODES
+from mlfsbench.data.mulan import load_mulan
 
 PathLike = str | os.PathLike
 R_DATA_SUFFIXES = (".rda", ".rdata")
@@ -240,7 +242,7 @@ def load_dataset(paths: PathLike | Sequence[PathLike], xml: PathLike | None = No
 
     One file whose suffix is in :data:`R_DATA_SUFFIXES` is read as an
     ``mldr`` object (it carries its own labels: no XML, no ``targets``);
-    anything else goes to :func:`~mlfsbench.data.arff.load_mulan` with the
+    anything else goes to :func:`~mlfsbench.data.mulan.load_mulan` with the
     same arguments.
     """
     listed = [paths] if isinstance(paths, str | os.PathLike) else list(paths)
