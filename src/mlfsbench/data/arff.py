@@ -300,14 +300,17 @@ def _data_line_numbers(lines: list[str]) -> list[int]:
     return numbers
 
 
-_RE_NAN_TOKEN = re.compile(r"(?:^|[,{\s])[+-]?nan\s*(?:$|[,}])",
+# A written nan, quoted or not (liac-arff reads 'nan' in a numeric column as
+# the float NaN too, which would pass for a "?").
+_RE_NAN_TOKEN = re.compile(r"(?:^|[,{\s])(['\"]?)\s*[+-]?nan\s*\1\s*(?:$|[,}])",
                            re.IGNORECASE | re.MULTILINE)
 
 
 def _check_finite(R: Matrix, text: str, attributes: list[Attribute],
                   source: Path) -> None:
-    """Reject ``inf`` and a written ``nan`` in a numeric attribute, naming
-    the file, line and attribute (``?`` is the missing value)."""
+    """Reject ``inf`` and a written ``nan`` (quoted or not) in a numeric
+    attribute, naming the file, line and attribute (``?`` is the missing
+    value)."""
     values = R.data if sp.issparse(R) else R.ravel()
     bad = np.isinf(values)
     nan = np.isnan(values)

@@ -1,4 +1,4 @@
-"""Features from ARFF attributes: nominal encoding, missing values, magnitude.
+"""Features from ARFF attributes: nominal encoding, missing values.
 
 :func:`encode_features` turns the non-label attributes of a parsed ARFF file
 (:class:`~mlfsbench.data.arff.RawArff`) into a numeric feature matrix:
@@ -12,21 +12,19 @@
   (:data:`MISSING_MODES`, :func:`missing_attributes`).
 
 :func:`identifier_like` finds the attributes to drop (one distinct value per
-instance, e.g. genbase's ``protein``), :func:`check_magnitude` the features
-whose values the later stages' arithmetic cannot take.
+instance, e.g. genbase's ``protein``). The values' range is checked by
+:func:`mlfsbench.data.values.check_feature_values`, for R data files too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 
 from mlfsbench.data.arff import (
     Attribute,
-    DataFormatError,
     Matrix,
     RawArff,
     columns_with_nan,
@@ -166,28 +164,3 @@ def _hstack(first: Matrix, parts: list[np.ndarray], sparse: bool) -> Matrix:
     X.eliminate_zeros()
     X.sort_indices()
     return X
-
-
-#: Largest feature magnitude the stages' arithmetic takes: squares of
-#: differences (distances) and ranges (bins, scaling) of larger values overflow
-#: a double (1e308) and turn into inf or NaN without an error.
-MAX_MAGNITUDE = 1e150
-
-
-def check_magnitude(X: Matrix, names: Sequence[str], source: Path) -> None:
-    """Reject features whose values overflow the stages' arithmetic (issue
-    29, S6: values near 1e308 put every value in one equal-width bin and give
-    NaN distances), naming the file and the first such features."""
-    values = X.data if sp.issparse(X) else X
-    if values.size == 0 or not (np.abs(np.nan_to_num(values)) >= MAX_MAGNITUDE).any():
-        return
-    if sp.issparse(X):
-        big = np.unique(X.indices[np.abs(np.nan_to_num(X.data)) >= MAX_MAGNITUDE])
-    else:
-        big = np.flatnonzero((np.abs(np.nan_to_num(X)) >= MAX_MAGNITUDE).any(axis=0))
-    shown = ", ".join(repr(names[j]) for j in big[:5])
-    more = f" and {len(big) - 5} more" if len(big) > 5 else ""
-    raise DataFormatError(
-        f"{source}: feature(s) {shown}{more} hold values of magnitude "
-        f">= {MAX_MAGNITUDE:g}, whose squares and ranges overflow the distance "
-        f"and discretization arithmetic; rescale them (e.g. take logarithms)")

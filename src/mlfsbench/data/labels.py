@@ -4,7 +4,8 @@ A Mulan dataset names its labels in a label XML (:func:`parse_label_xml`,
 matched to the attributes by :func:`xml_label_indices`); a MEKA dataset
 declares their number in its relation name (``-C n``: the first ``n``
 attributes, or the last ``|n|`` when ``n < 0``, :func:`meka_label_indices`).
-When both are present they must agree (:func:`check_labels_agree`).
+When both are present they must agree (:func:`check_labels_agree`); a feature
+named like a label up to case is kept, with a warning (:func:`warn_case_twins`).
 :func:`label_matrix` reads the labels' 0/1 (or NO/YES) values,
 :func:`target_matrix` the real-valued targets of multi-target regression
 data. Errors are :class:`~mlfsbench.data.arff.DataFormatError` naming the
@@ -14,6 +15,7 @@ file.
 from __future__ import annotations
 
 import re
+import warnings
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -161,14 +163,16 @@ def check_labels_agree(raw: RawArff, label_idx: list[int], xml: PathLike,
                         accept_xml: bool) -> None:
     """Stop when the XML and the ARFF disagree on which attributes are labels.
 
-    - The relation's MEKA ``-C n`` declares ``|n|`` labels, the XML another
-      number: the attributes involved would silently become features (or
-      labels). Unless ``accept_xml``, the error names both counts and the
-      attributes in one list only. (Equal counts at other positions are
-      accepted: medical's ``-C 45`` points at the first 45 attributes, its
-      labels are the last 45.)
-    - An attribute left as a feature has the name of a label up to case: a
-      label spelled twice.
+    The relation's MEKA ``-C n`` declares ``|n|`` labels, the XML another
+    number: the attributes involved would silently become features (or
+    labels). Unless ``accept_xml``, the error names both counts and the
+    attributes in one list only. (Equal counts at other positions are
+    accepted: medical's ``-C 45`` points at the first 45 attributes, its
+    labels are the last 45.)
+
+    An attribute cannot be named exactly like a label (the parser refuses
+    equal attribute names); one whose name differs from a label's only in
+    case is a feature of its own (:func:`warn_case_twins`).
     """
     d = len(raw.attributes)
     match = _RE_MEKA_C.search(raw.relation)
@@ -190,17 +194,29 @@ def check_labels_agree(raw: RawArff, label_idx: list[int], xml: PathLike,
                 f"({'; '.join(parts)}); fix one of the files, or accept the "
                 f"XML's labels explicitly (accept_xml=True, CLI --accept-xml)"
             )
+
+
+def warn_case_twins(raw: RawArff, label_idx: list[int], xml: PathLike) -> None:
+    """Warn about features named like a label up to case.
+
+    Weka's and Mulan's names are case-sensitive: slashdot's word feature
+    ``apple`` and its category ``Apple`` are two attributes, and the feature
+    is used as one. The warning names both, in case the XML meant the other
+    spelling. (An exact twin cannot occur: the parser refuses two attributes
+    of one name.)
+    """
     labels = {raw.attributes[j].name.casefold(): raw.attributes[j].name
               for j in label_idx}
     in_labels = set(label_idx)
-    clash = [(a.name, labels[a.name.casefold()]) for j, a in enumerate(raw.attributes)
+    twins = [(a.name, labels[a.name.casefold()]) for j, a in enumerate(raw.attributes)
              if j not in in_labels and a.name.casefold() in labels]
-    if clash:
-        shown = ", ".join(f"{a!r} (label {b!r})" for a, b in clash[:5])
-        raise DataFormatError(
-            f"{raw.source}: attribute(s) not named in {xml} have the name of a "
-            f"label: {shown}; they would be used as features"
-        )
+    if twins:
+        shown = ", ".join(f"{a!r} (label {b!r})" for a, b in twins[:5])
+        more = f" and {len(twins) - 5} more" if len(twins) > 5 else ""
+        warnings.warn(
+            f"{raw.source}: feature(s) {shown}{more} differ from a label of "
+            f"{xml} only in case; kept as features (names are case-sensitive, "
+            f"as in Weka and Mulan)", stacklevel=3)
 
 
 def _names(names: list[str], limit: int = 5) -> str:

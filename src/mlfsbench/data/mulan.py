@@ -26,7 +26,6 @@ from mlfsbench.data.dataset import Dataset
 from mlfsbench.data.encoding import (
     MISSING_MODES,
     NOMINAL_MODES,
-    check_magnitude,
     encode_features,
     identifier_like,
     missing_attributes,
@@ -38,8 +37,10 @@ from mlfsbench.data.labels import (
     meka_label_indices,
     parse_label_xml,
     target_matrix,
+    warn_case_twins,
     xml_label_indices,
 )
+from mlfsbench.data.values import check_feature_values
 
 
 def _check_same_header(raws: list[RawArff]) -> None:
@@ -188,6 +189,7 @@ def load_mulan(
         if xml is not None:
             label_idx = xml_label_indices(first, parse_label_xml(xml), xml)
             check_labels_agree(first, label_idx, xml, accept_xml)
+            warn_case_twins(first, label_idx, xml)
         else:
             label_idx = meka_label_indices(first.relation, len(first.attributes),
                                             first.source)
@@ -222,7 +224,7 @@ def load_mulan(
                 )
 
     X, feature_names, feature_types = encode_features(data, features, nominal)
-    check_magnitude(X, feature_names, data.source)
+    check_feature_values(X, feature_names, data.source)
     is_test = np.zeros(data.n, dtype=bool)
     is_test[raws[0].n:] = len(raws) == 2
     return Dataset(
