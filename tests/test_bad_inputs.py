@@ -130,6 +130,38 @@ def test_select(case_id, tmp_path, capsys):
     assert sorted(out["ranking"]) == list(range(width))
 
 
+# ----------------------------------------------- an edited prepared dataset
+@pytest.mark.parametrize("case_id", ["plain", "sparse", "rda-plain"])
+def test_edited_prepared_file_is_refused(case_id, tmp_path):
+    """Issue 38, W4: the case prepared as the workflow prepares it, then X[0, 0]
+    edited in the ``.npz``: the split stage refuses the file, naming it and
+    the ``rm -f`` that rebuilds it (before, the edited value was used)."""
+    from mlfsbench.io import CacheIntegrityError
+    from mlfsbench.workflow.stages import prepare, split
+
+    case = BY_ID[case_id]
+    arffs, xml = case.write(tmp_path)
+    out = tmp_path / "prepared" / "t.npz"
+    out.parent.mkdir()
+    prepare(arffs, xml, out, name="t")
+    spec = {"type": "kfold", "k": 3, "seed": 0}
+    split(out, spec, tmp_path / "folds.npz")
+    with np.load(out) as z:
+        arrays = {k: z[k] for k in z.files}
+    X = arrays["X_data" if "X_data" in arrays else "X"]
+    assert X.flat[0] == np.asarray(case.X)[0, 0]
+    X.flat[0] += 1000
+    with open(out, "wb") as fh:
+        np.savez_compressed(fh, **arrays)
+    with pytest.raises(CacheIntegrityError) as err:
+        split(out, spec, tmp_path / "again.npz")
+    message = str(err.value)
+    assert "\n" not in message
+    assert message.startswith(f"{out}: changed since its job wrote it (sha256 ")
+    assert f"rm -f '{out}' '{out}.sha256' and rerun the workflow" in message
+    assert not (tmp_path / "again.npz").exists()
+
+
 # ------------------------------------------------------- the workflow's prepare
 WORKFLOW = [("gzip-latin-1", None), ("integer-feature-keeps-reals", None),
             ("inf-in-numeric", r"line 7: attribute 'f1' has an infinite value"),
