@@ -201,6 +201,10 @@ CASES: list[Case] = [
          + "1.5,nan,1,0\n2.5,b,0,1\n3.5,nan,1,1\n",
          features=["f1", "f2=nan", "f2=b", "f2=c"],
          X=[[1.5, 1, 0, 0], [2.5, 0, 1, 0], [3.5, 1, 0, 0]]),
+    good("quoted-nominal-nan-beside-missing", HEAD.replace("{a,b,c}", "{'nan',b,c}")
+         + "?,'nan',1,0\n2.5,b,0,1\n3.5,'nan',1,1\n",
+         features=["f1", "f2=nan", "f2=b", "f2=c"],
+         X=[[NAN, 1, 0, 0], [2.5, 0, 1, 0], [3.5, 1, 0, 0]]),
     good("scientific-notation", HEAD + "15e-1,a,1,0\n0.25E1,b,0,1\n3.5,a,1,1\n"),
     good("negative-and-zero", HEAD + "-1.5,a,1,0\n0,b,0,1\n3.5,a,1,1\n",
          X=[[-1.5, 1, 0, 0], [0, 0, 1, 0], [3.5, 1, 0, 0]]),
