@@ -1,5 +1,6 @@
 """Snakemake adapter: write one fold batch of one resampling scheme."""
 
+from mlfsbench.io import CacheIntegrityError
 from mlfsbench.workflow.logutil import log_to
 from mlfsbench.workflow.stages import split
 
@@ -7,6 +8,8 @@ from mlfsbench.workflow.stages import split
 def main(data, spec, out, folds):
     try:
         split(data, spec, out, folds)
+    except CacheIntegrityError:  # names the file and the recovery already
+        raise
     except ValueError as exc:  # name the dataset and the protocol
         raise ValueError(f"{data}: split {spec}: {exc}") from None
 

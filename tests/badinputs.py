@@ -1,19 +1,26 @@
 """A generated corpus of bad (and awkward but valid) Mulan inputs.
 
 Each :class:`Case` is a set of files written into a folder, the arguments
-that read them (``mlfsbench describe``, ``load_mulan``) and what must happen:
-either an error whose one line names the file and matches ``error``, or the
-dataset's values (``X``, ``Y``, feature or label names). Written by hand from
-the ARFF format and Weka's reading of it; issue 29 lists how each failed.
+that read them (``mlfsbench describe``, ``load_mulan``; ``load_mldr`` for an
+R data file) and what must happen: either an error whose one line names the
+file and matches ``error``, or the dataset's values (``X``, ``Y``, feature or
+label names) and the one warning expected, if any. Written by hand from the
+ARFF format and Weka's reading of it; issues 29 and 38 list how each failed.
+The R data files are mldr objects as the mldr package saves them
+(:func:`mldr_rda`).
 """
 
 from __future__ import annotations
 
 import bz2
 import gzip
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
+import pandas as pd
 
 NAN = float("nan")
 
@@ -38,7 +45,8 @@ class Case:
     ``arff`` names the ARFF file(s) given to the reader, ``xml`` the label
     file (``None``: no ``--xml``). ``error`` is a regular expression the
     message must match after the file's name; otherwise ``X``/``Y`` (and
-    ``features``/``labels`` when set) are the loaded values.
+    ``features``/``labels`` when set) are the loaded values and ``warning``
+    a regular expression the one warning must match (``None``: no warning).
     """
 
     id: str
@@ -50,6 +58,7 @@ class Case:
     Y: Any = None
     features: list[str] | None = None
     labels: list[str] | None = None
+    warning: str | None = None
     extra: list[str] = field(default_factory=list)
 
     def write(self, folder: Path) -> tuple[list[Path], Path | None]:
@@ -92,6 +101,60 @@ def _gz(text: str, encoding: str = "utf-8") -> bytes:
 
 def _bz2(text: str, encoding: str = "utf-8") -> bytes:
     return bz2.compress(text.encode(encoding))
+
+
+class _Mldr:
+    """The parts of an R list of class ``mldr``, for :func:`mldr_rda`."""
+
+    def __init__(self, **parts: Any):
+        self.parts = parts
+
+
+def _mldr_object(obj: _Mldr, converter) -> Any:
+    from rdata.conversion.to_r import build_r_object
+    from rdata.parser import RObjectType
+
+    values = [converter.convert_to_r_object(v) for v in obj.parts.values()]
+    attributes = converter.convert_to_r_attributes(
+        {"names": np.array(list(obj.parts), dtype="U"), "class": "mldr"})
+    return build_r_object(RObjectType.VEC, value=values, is_object=True,
+                          attributes=attributes)
+
+
+def mldr_rda(features: dict[str, list[float]], labels: dict[str, list[int]],
+             name: str = "t") -> bytes:
+    """The bytes of an R data file holding one mldr object ``name``: a
+    ``dataset`` frame of the features then the labels, its ``labels`` frame
+    (their 1-based ``index``) and ``attributesIndexes``, as the mldr package
+    saves them (``fcharte/mldr.datasets``)."""
+    import rdata
+    from rdata.conversion.to_r import DEFAULT_CLASS_MAP
+
+    frame = pd.DataFrame({**features, **{k: np.asarray(v, dtype=float)
+                                         for k, v in labels.items()}})
+    d = len(features)
+    obj = _Mldr(
+        dataset=frame,
+        labels=pd.DataFrame({"index": np.arange(d + 1, d + len(labels) + 1)},
+                            index=pd.Index(list(labels), dtype=object)),
+        attributesIndexes=np.arange(1, d + 1))
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "t.rda"
+        rdata.write_rda(path, {name: obj}, constructor_dict={
+            **DEFAULT_CLASS_MAP, _Mldr: _mldr_object})
+        return path.read_bytes()
+
+
+def rda(id: str, columns: dict[str, list[float]], *, error: str | None = None,
+        **kw) -> Case:
+    """A case of an R data file ``t.rda``: feature ``columns`` and the labels
+    of :data:`GOOD_Y`."""
+    files: dict[str, str | bytes] = {"t.rda": mldr_rda(
+        columns, {"l1": [1, 0, 1], "l2": [0, 1, 1]})}
+    if error is not None:
+        return Case(id, files, arff=("t.rda",), xml=None, error=error)
+    return Case(id, files, arff=("t.rda",), xml=None, Y=GOOD_Y,
+                X=np.column_stack(list(columns.values())).tolist(), **kw)
 
 
 INT_HEAD = HEAD.replace("f1 numeric", "f1 integer")
@@ -138,6 +201,10 @@ CASES: list[Case] = [
          + "1.5,nan,1,0\n2.5,b,0,1\n3.5,nan,1,1\n",
          features=["f1", "f2=nan", "f2=b", "f2=c"],
          X=[[1.5, 1, 0, 0], [2.5, 0, 1, 0], [3.5, 1, 0, 0]]),
+    good("quoted-nominal-nan-beside-missing", HEAD.replace("{a,b,c}", "{'nan',b,c}")
+         + "?,'nan',1,0\n2.5,b,0,1\n3.5,'nan',1,1\n",
+         features=["f1", "f2=nan", "f2=b", "f2=c"],
+         X=[[NAN, 1, 0, 0], [2.5, 0, 1, 0], [3.5, 1, 0, 0]]),
     good("scientific-notation", HEAD + "15e-1,a,1,0\n0.25E1,b,0,1\n3.5,a,1,1\n"),
     good("negative-and-zero", HEAD + "-1.5,a,1,0\n0,b,0,1\n3.5,a,1,1\n",
          X=[[-1.5, 1, 0, 0], [0, 0, 1, 0], [3.5, 1, 0, 0]]),
@@ -164,6 +231,27 @@ CASES: list[Case] = [
     good("single-instance", HEAD + "1.5,a,1,0\n", X=[[1.5, 1, 0, 0]], Y=[[1, 0]]),
     good("constant-label", HEAD + "1.5,a,1,0\n2.5,b,1,1\n3.5,a,1,1\n",
          Y=[[1, 0], [1, 1], [1, 1]]),
+    # issue 38, V1: names are case-sensitive (Weka, Mulan); slashdot has the
+    # word feature apple and the category Apple
+    good("feature-named-like-a-label-up-to-case",
+         HEAD.replace("f1 numeric", "L1 numeric") + ROWS,
+         features=["L1", "f2=a", "f2=b", "f2=c"], labels=["l1", "l2"],
+         warning=r"feature\(s\) 'L1' \(label 'l1'\) differ from a label of "
+                 r".*t\.xml only in case; kept as features"),
+    good("word-apple-beside-category-Apple",
+         "@relation slashdot\n@attribute apple {0,1}\n@attribute linux {0,1}\n"
+         "@attribute Apple {0,1}\n@attribute Linux {0,1}\n@data\n"
+         "1,0,0,1\n0,1,1,0\n1,1,1,1\n",
+         xml='<labels><label name="Apple"/><label name="Linux"/></labels>',
+         X=[[1, 0], [0, 1], [1, 1]], Y=[[0, 1], [1, 0], [1, 1]],
+         features=["apple", "linux"], labels=["Apple", "Linux"],
+         warning=r"feature\(s\) 'apple' \(label 'Apple'\), 'linux' \(label "
+                 r"'Linux'\) differ from a label of .*t\.xml only in case"),
+    # issue 38, W5: R data files, read as the ARFF files are
+    rda("rda-plain", {"f1": [1.5, 2.5, 3.5], "f2": [0.0, 1.0, -2.0]},
+        features=["f1", "f2"], labels=["l1", "l2"]),
+    rda("rda-missing-value", {"f1": [1.5, NAN, 3.5]}),
+    rda("rda-magnitude-below-the-limit", {"f1": [1e149, -1e149, 0.0]}),
 
     # --------------------------------------------- clear errors
     bad("integer-label-0.4", INT_LABEL + "1.5,a,1,0.4\n2.5,b,0,1\n",
@@ -187,6 +275,29 @@ CASES: list[Case] = [
         r"line 8: attribute 'f2' has an infinite value"),
     bad("huge-overflows-to-inf", HEAD + "1e999,a,1,0\n",
         r"line 7: attribute 'f1' has an infinite value \('1e999'\)"),
+    # issue 38, W7: a quoted nan is a written nan, not a "?"
+    bad("quoted-nan-in-numeric", HEAD + "1.5,a,1,0\n'nan',b,0,1\n",
+        r"line 8: attribute 'f1' has a NaN \('nan'\); write \? for a missing value"),
+    bad("double-quoted-nan-in-numeric", HEAD + '"NaN",a,1,0\n',
+        r"line 7: attribute 'f1' has a NaN \('NaN'\); write \? for a missing value"),
+    bad("quoted-nan-in-integer", INT_HEAD + "1,a,1,0\n2,b,0,1\n' nan ',a,1,1\n",
+        r"line 9: attribute 'f1' has a NaN \(' nan '\)"),
+    bad("quoted-nan-in-sparse", SPARSE_HEAD + "{0 1.5,2 1}\n{1 'nan',3 1}\n",
+        r"line 8: attribute 'f2' has a NaN \('nan'\)"),
+    bad("quoted-nan-beside-missing", HEAD + "?,a,1,0\n'nan',b,0,1\n",
+        r"line 8: attribute 'f1' has a NaN \('nan'\)"),
+    # issue 38, W5: the R data reader applies the ARFF reader's value checks
+    rda("rda-inf", {"f1": [1.5, 2.5, 3.5], "f2": [0.0, np.inf, 1.0]},
+        error=r"mldr object 't': feature\(s\) 'f2' hold an infinite value "
+              r"\(first: inf in instance 2\); write an unknown value as missing"),
+    rda("rda-minus-inf", {"f1": [-np.inf, 2.5, 3.5]},
+        error=r"mldr object 't': feature\(s\) 'f1' hold an infinite value "
+              r"\(first: -inf in instance 1\)"),
+    rda("rda-1.7e308", {"f1": [1.5, 2.5, 3.5], "f2": [0.0, 1.0, 1.7e308]},
+        error=r"mldr object 't': feature\(s\) 'f2' hold values of magnitude "
+              r">= 1e\+150 \(first: 1\.7e\+308 in instance 3\), whose squares"),
+    rda("rda-magnitude-at-the-limit", {"f1": [1.5, -1e150, 3.5]},
+        error=r"feature\(s\) 'f1' hold values of magnitude >= 1e\+150"),
     bad("empty-data", HEAD, r"no instances"),
     bad("only-comments-in-data", HEAD + "% none\n\n%\n", r"no instances"),
     bad("no-data-section", HEAD.replace("@data\n", ""),
@@ -219,8 +330,11 @@ CASES: list[Case] = [
         HEAD.replace("f1 numeric", "\"x'y\" numeric").replace(
             "f2 {a,b,c}", "'x\\'y' {a,b,c}") + ROWS,
         r"lines 2 and 3 declare the same attribute name"),
-    bad("feature-named-like-a-label", HEAD.replace("f1 numeric", "L1 numeric")
-        + ROWS, r"attribute\(s\) not named in .* have the name of a label"),
+    # issue 38, V1: a feature named exactly like a label is two attributes of
+    # one name
+    bad("feature-named-exactly-like-a-label", HEAD.replace("f1 numeric", "l1 numeric")
+        + ROWS, r"invalid ARFF \(Bad @ATTRIBUTE name l1 at line 4, this name is "
+                r"already in use in line 2\.\)"),
     bad("no-xml-no-meka", HEAD + ROWS, r"no label XML given", xml=None),
     bad("meka-count-too-large", MEKA.replace("-C 2", "-C 5"), r"does not fit",
         xml=None),

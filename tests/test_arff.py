@@ -385,15 +385,21 @@ def test_accept_xml_takes_the_xml_labels(test_data):
     assert len(ds.label_names) == 5
 
 
-def test_feature_named_like_a_label_is_an_error(tmp_path):
+def test_feature_named_like_a_label_up_to_case_is_a_feature(tmp_path):
+    """Issue 38, V1: names are case-sensitive, as in Weka and Mulan (before,
+    the file was refused); the warning names both spellings."""
     path = _write(tmp_path, "clash.arff", HEADER.replace("x numeric", "A numeric")
-                  + "1,0,YES\n")
+                  + "7,0,YES\n8,1,NO\n")
     xml = _write(tmp_path, "clash.xml",
                  '<labels xmlns="x"><label name="a"/><label name="b"/></labels>')
-    with pytest.raises(DataFormatError,
-                       match=r"clash\.arff: attribute\(s\) not named in .*"
-                             r"'A' \(label 'a'\)"):
-        load_mulan(path, xml)
+    with pytest.warns(UserWarning) as caught:
+        ds = load_mulan(path, xml)
+    assert [str(w.message) for w in caught] == [
+        f"{path}: feature(s) 'A' (label 'a') differ from a label of {xml} only "
+        f"in case; kept as features (names are case-sensitive, as in Weka and "
+        f"Mulan)"]
+    assert (ds.feature_names, ds.label_names) == (["A"], ["a", "b"])
+    assert ds.X.tolist() == [[7], [8]] and ds.Y.tolist() == [[0, 1], [1, 0]]
 
 
 # ---------------------------------------- issue 16.3: names with escapes

@@ -1,6 +1,7 @@
 """The bad-input corpus (:mod:`tests.badinputs`) through ``mlfsbench
-describe``, ``load_mulan``, ``mlfsbench select`` and the workflow's prepare
-stage: a one-line error naming the file and the problem, or the right values.
+describe``, ``load_mulan`` (``load_mldr`` for R data), ``mlfsbench select``
+and the workflow's prepare stage: a one-line error naming the file and the
+problem, or the right values (and the expected warning, no other).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import pytest
 import yaml
 
 from mlfsbench.cli import main
-from mlfsbench.data import load_mulan
+from mlfsbench.data import load_mldr, load_mulan
+from mlfsbench.data.rdata import is_r_data
 
 from .badinputs import CASES, Case
 
@@ -26,10 +28,11 @@ BY_ID = {case.id: case for case in CASES}
 REPO = Path(__file__).resolve().parents[1]
 
 
-def test_the_corpus_has_at_least_60_distinct_cases():
-    assert len(CASES) >= 60
+def test_the_corpus_has_at_least_98_distinct_cases():
+    assert len(CASES) >= 98
     assert len(BY_ID) == len(CASES)
-    assert sum(case.error is not None for case in CASES) >= 30
+    assert sum(case.error is not None for case in CASES) >= 55
+    assert sum(case.warning is not None for case in CASES) >= 2
 
 
 def _argv(case: Case, folder: Path) -> list[str]:
@@ -48,19 +51,37 @@ def _one_line_error(capsys, folder: Path, case: Case) -> str:
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_describe(case, tmp_path, capsys):
     argv = ["describe", *_argv(case, tmp_path), "--json"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         code = main(argv)
     if case.error:
         assert code == 1
         _one_line_error(capsys, tmp_path, case)
         return
     assert code == 0, capsys.readouterr().err
+    _expected_warning(caught, case)
     out = json.loads(capsys.readouterr().out)
     Y = np.asarray(case.Y)
     assert (out["instances"], out["labels"]) == Y.shape
     assert out["features"] == np.asarray(case.X).shape[1]
     assert out["cardinality"] == pytest.approx(Y.sum() / len(Y))
+
+
+def _expected_warning(caught, case: Case) -> None:
+    """The case's one warning, naming the file, or none."""
+    messages = [str(w.message) for w in caught]
+    if case.warning is None:
+        assert messages == []
+        return
+    assert len(messages) == 1, messages
+    assert re.search(case.warning, messages[0]), messages[0]
+
+
+def _load(paths, xml):
+    if not isinstance(paths, list) and is_r_data(paths):
+        assert xml is None
+        return load_mldr(paths)
+    return load_mulan(paths, xml)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
@@ -69,9 +90,14 @@ def test_load_mulan(case, tmp_path):
     paths = arffs[0] if len(arffs) == 1 else arffs
     if case.error:
         with pytest.raises(ValueError, match=case.error):
-            load_mulan(paths, xml)
+            _load(paths, xml)
         return
-    ds = load_mulan(paths, xml)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ds = _load(paths, xml)
+    _expected_warning(caught, case)
+    if case.warning is not None:
+        assert str(paths) in str(caught[0].message)
     X = ds.dense_X()
     np.testing.assert_array_equal(X, np.asarray(case.X, dtype=float))
     np.testing.assert_array_equal(ds.Y, np.asarray(case.Y, dtype=np.uint8))
@@ -84,7 +110,9 @@ def test_load_mulan(case, tmp_path):
 
 SELECT = ["integer-feature-keeps-reals", "gzip-latin-1", "meka-bzip2",
           "missing-feature", "nan-in-integer", "inf-in-numeric", "empty-data",
-          "integer-label-0.4"]
+          "integer-label-0.4", "quoted-nan-in-numeric",
+          "word-apple-beside-category-Apple", "rda-plain", "rda-inf",
+          "rda-1.7e308"]
 
 
 @pytest.mark.parametrize("case_id", SELECT)
@@ -102,10 +130,44 @@ def test_select(case_id, tmp_path, capsys):
     assert sorted(out["ranking"]) == list(range(width))
 
 
+# ----------------------------------------------- an edited prepared dataset
+@pytest.mark.parametrize("case_id", ["plain", "sparse", "rda-plain"])
+def test_edited_prepared_file_is_refused(case_id, tmp_path):
+    """Issue 38, W4: the case prepared as the workflow prepares it, then X[0, 0]
+    edited in the ``.npz``: the split stage refuses the file, naming it and
+    the ``rm -f`` that rebuilds it (before, the edited value was used)."""
+    from mlfsbench.io import CacheIntegrityError
+    from mlfsbench.workflow.stages import prepare, split
+
+    case = BY_ID[case_id]
+    arffs, xml = case.write(tmp_path)
+    out = tmp_path / "prepared" / "t.npz"
+    out.parent.mkdir()
+    prepare(arffs, xml, out, name="t")
+    spec = {"type": "kfold", "k": 3, "seed": 0}
+    split(out, spec, tmp_path / "folds.npz")
+    with np.load(out) as z:
+        arrays = {k: z[k] for k in z.files}
+    X = arrays["X_data" if "X_data" in arrays else "X"]
+    assert X.flat[0] == np.asarray(case.X)[0, 0]
+    X.flat[0] += 1000
+    with open(out, "wb") as fh:
+        np.savez_compressed(fh, **arrays)
+    with pytest.raises(CacheIntegrityError) as err:
+        split(out, spec, tmp_path / "again.npz")
+    message = str(err.value)
+    assert "\n" not in message
+    assert message.startswith(f"{out}: changed since its job wrote it (sha256 ")
+    assert f"rm -f '{out}' '{out}.sha256' and rerun the workflow" in message
+    assert not (tmp_path / "again.npz").exists()
+
+
 # ------------------------------------------------------- the workflow's prepare
 WORKFLOW = [("gzip-latin-1", None), ("integer-feature-keeps-reals", None),
             ("inf-in-numeric", r"line 7: attribute 'f1' has an infinite value"),
-            ("empty-data", r"no instances")]
+            ("empty-data", r"no instances"), ("rda-plain", None),
+            ("rda-inf", r"mldr object 't': feature\(s\) 'f2' hold an infinite "
+                        r"value")]
 
 
 @pytest.mark.workflow
@@ -127,8 +189,9 @@ def test_prepare_stage(case_id, error, tmp_path):
     table = (workdir / "config/datasets.tsv").read_text().splitlines()[0]
     columns = table.split("\t")
     row = dict.fromkeys(columns, "") | {
-        "name": "corpus", "arff_url": arffs[0].as_uri(), "arff_sha256": sha(arffs[0]),
-        "xml_url": xml.as_uri(), "xml_sha256": sha(xml)}
+        "name": "corpus", "arff_url": arffs[0].as_uri(), "arff_sha256": sha(arffs[0])}
+    if xml is not None:
+        row |= {"xml_url": xml.as_uri(), "xml_sha256": sha(xml)}
     (workdir / "config/corpus.tsv").write_text(
         table + "\n" + "\t".join(row[c] for c in columns) + "\n")
     config = yaml.safe_load((workdir / "config/tiny.yaml").read_text())
@@ -147,5 +210,6 @@ def test_prepare_stage(case_id, error, tmp_path):
         return
     assert proc.returncode != 0
     log = (workdir / "logs/prepare/corpus.log").read_text()
-    assert re.search(r"data/raw/corpus/whole\.arff: " + error, log), log
+    whole = "whole.rda" if arffs[0].suffix == ".rda" else "whole.arff"
+    assert re.search(rf"data/raw/corpus/{whole}: " + error, log), log
     assert not (workdir / "data/prepared/corpus.npz").exists()

@@ -101,8 +101,8 @@ def batch(tmp_path):
 
 
 def test_every_stage_output_has_its_checksum(batch):
-    written = ["folds.npz", "d.npz", "s.json", "m.tsv", "l.npz", "l.json",
-               "pred/fold0.npz", "pred/fold2.npz"]
+    written = ["syn.npz", "folds.npz", "d.npz", "s.json", "m.tsv", "l.npz",
+               "l.json", "pred/fold0.npz", "pred/fold2.npz"]
     for name in written:
         path = batch / name
         assert recorded(path) == f"{sha256(path)}  {path.name}\n", name
@@ -184,6 +184,69 @@ def test_edited_split_or_codes_stop_the_batch_jobs(batch, name):
                             seed=0, keys={**KEYS, "selector": "mim-br"},
                             discretized=batch / "d.npz")
     assert not (batch / "s2.json").exists()
+
+
+def _edit_prepared(path: Path) -> None:
+    """X[0, 0] += 1000 in a prepared dataset, the file rewritten without
+    updating its checksum (issue 38, W4)."""
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    arrays["X"][0, 0] += 1000
+    save_npz(path, **arrays)
+
+
+def test_edited_prepared_dataset_stops_every_stage_that_reads_it(batch):
+    """Before, the prepared file had no checksum: an edited value changed the
+    results without a word (issue 38, W4)."""
+    data = batch / "syn.npz"
+    before = sha256(data)
+    _edit_prepared(data)
+    keys = {**KEYS, "selector": "mim-br", "classifier": "mlknn"}
+    calls = {
+        "split": lambda: stages.split(data, {"type": "kfold", "k": 3, "seed": 0},
+                                      batch / "out.npz"),
+        "discretize": lambda: stages.discretize_batch(
+            data, batch / "folds.npz", [0], batch / "out.npz",
+            strategy="equal-width", bins=3),
+        "select": lambda: stages.select_batch(
+            data, batch / "folds.npz", [0], batch / "out.json", method="mim-br",
+            params={}, seed=0, keys=keys, discretized=batch / "d.npz"),
+        "classify": lambda: stages.classify_batch(
+            data, batch / "folds.npz", [0], batch / "s.json", batch / "out.tsv",
+            classifier="mlknn", params={"k": 5}, grid=[1], seed=0, keys=keys),
+        "transform": lambda: stages.transform_batch(
+            data, batch / "folds.npz", [0], batch / "out.npz", batch / "out.json",
+            method="br", params={}, seed=0, keys={**KEYS, "transformation": "br"}),
+    }
+    for stage, call in calls.items():
+        with pytest.raises(CacheIntegrityError) as err:
+            call()
+        message = str(err.value)
+        assert message.startswith(f"{data}: changed since its job wrote it "
+                                  f"(sha256 {before[:16]}... recorded in "
+                                  f"syn.npz.sha256, the file's is "
+                                  f"{sha256(data)[:16]}...); "), stage
+        assert message.endswith(f"to recompute it, rm -f '{data}' '{data}.sha256' "
+                                f"and rerun the workflow (mlfsbench run, with "
+                                f"the same arguments)"), stage
+        assert "\n" not in message
+    assert not list(batch.glob("out.*"))
+
+
+def test_prepared_dataset_without_checksum_is_read_with_a_warning(batch, caplog):
+    """A prepared file written before checksums were recorded: the same
+    dataset, and the warning names it."""
+    data = batch / "syn.npz"
+    checked = Dataset.load(data)
+    checksum_path(data).unlink()
+    caplog.set_level(logging.WARNING, logger="mlfsbench.io")
+    unchecked = Dataset.load(data)
+    np.testing.assert_array_equal(unchecked.X, checked.X)
+    np.testing.assert_array_equal(unchecked.Y, checked.Y)
+    assert [r.getMessage().split(". ")[0] for r in caplog.records] == [
+        f"1 cached result(s) have no recorded checksum (written before checksums "
+        f"were recorded, or the .sha256 file was deleted) and are used "
+        f"unverified: {data}"]
 
 
 def test_edited_label_summary_stops_its_table(batch):
@@ -311,6 +374,38 @@ def test_edited_cached_value_is_detected_before_the_tables_are_built(
     checksum_path(table).unlink()
     proc = _run(workdir, mirror)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    _same_tables(workdir, finished)
+
+
+@pytest.mark.workflow
+def test_edited_prepared_dataset_stops_the_run(finished, mirror, tmp_path):
+    """Issue 38, W4: X[0, 0] += 1000 in data/prepared/emotions.npz changed the
+    Hamming loss (.2041 to .2006) without a word; now the first job that
+    reads it (split: the file is newer than its output) stops the run,
+    naming the file, and the recovery the message names rebuilds it."""
+    workdir = _copy(finished, tmp_path)
+    prepared = workdir / "data/prepared/emotions.npz"
+    assert recorded(prepared) == f"{sha256(prepared)}  emotions.npz\n"
+    _edit_prepared(prepared)
+    proc = _run(workdir, mirror)
+    assert proc.returncode != 0
+    relative = prepared.relative_to(workdir)
+    assert re.search(rf"FAILED split \(.*emotions.*\): CacheIntegrityError: "
+                     rf"{re.escape(str(relative))}: changed since its job wrote it",
+                     proc.stdout + proc.stderr), proc.stdout + proc.stderr
+    (log,) = (workdir / "logs/split").rglob("*.log")
+    text = log.read_text()
+    assert f"{relative}: changed since its job wrote it (sha256 " in text
+    assert f"rm -f '{relative}' '{relative}.sha256' and rerun" in text
+    for table in TINY:  # the tables of the run before stay as they were
+        assert (workdir / "results" / table).read_bytes() == \
+            (finished / "results" / table).read_bytes(), table
+    prepared.unlink()
+    checksum_path(prepared).unlink()
+    proc = _run(workdir, mirror)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (workdir / "data/prepared/emotions.npz").read_bytes() == \
+        (finished / "data/prepared/emotions.npz").read_bytes()
     _same_tables(workdir, finished)
 
 

@@ -22,6 +22,8 @@ from mlfsbench.data import (
 from mlfsbench.data import rdata as mldr_module
 from mlfsbench.workflow.stages import prepare
 
+from .badinputs import mldr_rda
+
 # name -> (instances, features, labels, labels that never occur): Lee 2016's
 # Table 1 (1 460 x 1 004 x 75; 3 782 x 1 079 x 22).
 MLDR = {
@@ -207,6 +209,47 @@ def test_malformed_mldr_object(monkeypatch, parts, message):
     with pytest.raises(DataFormatError,
                        match=r"^toy.rda: mldr object 'toy': " + message):
         load_mldr(path)
+
+
+@pytest.mark.parametrize(("value", "problem"), [
+    (1.7e308, "hold values of magnitude >= 1e+150 (first: 1.7e+308 in instance 2)"),
+    (np.inf, "hold an infinite value (first: inf in instance 2)"),
+    (-np.inf, "hold an infinite value (first: -inf in instance 2)"),
+])
+def test_rda_values_are_checked_as_the_arff_readers(tmp_path, value, problem):
+    """Issue 38, W5: a 1.7e308 feature ran to the end with an overflow
+    warning and inf failed at discretize, naming neither file nor feature;
+    both readers now refuse them through one check, naming the feature. The
+    ARFF reader names an inf's line first; past that check both say the
+    same."""
+    rda = tmp_path / "t.rda"
+    rda.write_bytes(mldr_rda({"f1": [0.5, 1.5, 2.5], "f2": [1.0, value, 3.0]},
+                             {"a": [1, 0, 1], "b": [0, 1, 1]}))
+    with pytest.raises(DataFormatError) as err:
+        load_mldr(rda)
+    assert str(err.value).startswith(
+        f"{rda}: mldr object 't': feature(s) 'f2' {problem}")
+    if np.isinf(value):
+        return
+    arff = tmp_path / "t.arff"
+    arff.write_text("@relation t\n@attribute f1 numeric\n@attribute f2 numeric\n"
+                    "@attribute a {0,1}\n@attribute b {0,1}\n@data\n"
+                    f"0.5,1,1,0\n1.5,{value!r},0,1\n2.5,3,1,1\n")
+    xml = tmp_path / "t.xml"
+    xml.write_text('<labels><label name="a"/><label name="b"/></labels>')
+    with pytest.raises(DataFormatError) as from_arff:
+        load_mulan(arff, xml)
+    assert str(from_arff.value) == str(err.value).replace(
+        f"{rda}: mldr object 't'", str(arff))
+
+
+def test_a_small_rda_reads_back_its_values(tmp_path):
+    rda = tmp_path / "t.rda"
+    rda.write_bytes(mldr_rda({"f1": [0.5, np.nan, 1e149]}, {"a": [1, 0, 1]}))
+    ds = load_mldr(rda)
+    np.testing.assert_array_equal(ds.X, [[0.5], [np.nan], [1e149]])
+    assert ds.Y.tolist() == [[1], [0], [1]]
+    assert (ds.feature_names, ds.label_names) == (["f1"], ["a"])
 
 
 def test_load_dataset_dispatches_by_suffix(test_data, tmp_path):

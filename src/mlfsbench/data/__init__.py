@@ -12,9 +12,11 @@
   density and distinct labelsets.
 """
 
-from mlfsbench.data.arff import DataFormatError, load_mulan, parse_label_xml
+from mlfsbench.data.arff import DataFormatError
 from mlfsbench.data.dataset import Dataset
 from mlfsbench.data.download import PUBLIC_BASE, DownloadError, download, resolve_url
+from mlfsbench.data.labels import parse_label_xml
+from mlfsbench.data.mulan import load_mulan
 from mlfsbench.data.rdata import load_dataset, load_mldr
 from mlfsbench.data.stats import dataset_statistics
 from mlfsbench.data.table import DatasetSpec, read_datasets_table

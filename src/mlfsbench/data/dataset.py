@@ -5,17 +5,25 @@ ARFF stays sparse); missing values are ``NaN``. ``Y`` is a dense ``uint8``
 0/1 matrix, or ``float64`` real-valued targets for multi-target regression
 data (:attr:`Dataset.is_regression`). ``is_test`` marks the instances that
 came from a given test file (all ``False`` when the dataset was one file).
+
+The file carries its sha256 beside it (``<file>.sha256``, written with it by
+:meth:`Dataset.save`) and :meth:`Dataset.load` checks it, as the stages check
+the cached results under ``results/shared/`` (:func:`mlfsbench.io.read_checked`):
+a prepared file edited after the prepare stage wrote it stops the stage that
+reads it, naming the file and how to rebuild it.
 """
 
 from __future__ import annotations
 
+import io
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 
-from mlfsbench.io import save_npz
+from mlfsbench.io import read_checked, save_npz
 
 
 @dataclass
@@ -63,7 +71,8 @@ class Dataset:
         return self.X.toarray() if self.is_sparse else np.asarray(self.X)
 
     def save(self, path: str | os.PathLike) -> None:
-        """Atomically write the dataset to an ``.npz`` file."""
+        """Atomically write the dataset to an ``.npz`` file, its sha256 to
+        ``<file>.sha256`` first (:func:`mlfsbench.io.write_bytes`)."""
         arrays = dict(
             name=np.array(self.name),
             Y=self.Y if self.is_regression else self.Y.astype(np.uint8),
@@ -78,13 +87,23 @@ class Dataset:
                           X_shape=np.array(X.shape))
         else:
             arrays["X"] = np.asarray(self.X, dtype=float)
-        save_npz(path, **arrays)
+        save_npz(path, checksum=True, **arrays)
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> Dataset:
-        """Read a dataset written by :meth:`save`."""
+    def load(cls, path: str | os.PathLike,
+             unrecorded: list[Path] | None = None) -> Dataset:
+        """Read a dataset written by :meth:`save`, checked against the sha256
+        recorded beside it.
+
+        A file that differs raises :class:`mlfsbench.io.CacheIntegrityError`
+        naming it, both checksums and the ``rm -f`` and rerun that rebuilds
+        it; a file without a checksum (written before they were recorded) is
+        read and goes to ``unrecorded``, or, without that list, into a
+        warning (:func:`mlfsbench.io.read_checked`).
+        """
+        data = read_checked(path, unrecorded)
         try:
-            z = np.load(path, allow_pickle=False)
+            z = np.load(io.BytesIO(data), allow_pickle=False)
         except (OSError, ValueError) as exc:
             raise ValueError(f"{path}: not a prepared dataset file ({exc})") from exc
         with z:

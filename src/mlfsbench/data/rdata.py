@@ -17,7 +17,7 @@ order, names kept) are the features, the labels are taken by the object's
 label index (in the order of its ``labels`` frame), the bookkeeping columns
 are dropped. :func:`load_dataset` is the one place that tells the two file
 formats apart: an R data file (by its suffix, :data:`R_DATA_SUFFIXES`) goes
-to :func:`load_mldr`, anything else to :func:`~mlfsbench.data.arff.load_mulan`.
+to :func:`load_mldr`, anything else to :func:`~mlfsbench.data.mulan.load_mulan`.
 """
 
 from __future__ import annotations
@@ -30,8 +30,11 @@ from typing import Any
 
 import numpy as np
 
-from mlfsbench.data.arff import MISSING_MODES, DataFormatError, load_mulan
+from mlfsbench.data.arff import DataFormatError
 from mlfsbench.data.dataset import Dataset
+from mlfsbench.data.encoding import MISSING_MODES
+from mlfsbench.data.mulan import load_mulan
+from mlfsbench.data.values import check_feature_values
 
 PathLike = str | os.PathLike
 R_DATA_SUFFIXES = (".rda", ".rdata")
@@ -159,8 +162,10 @@ def load_mldr(path: PathLike, *, name: str | None = None,
         ``mldr`` object (the message lists what it holds), or the object is
         malformed: no ``dataset``/``labels`` frame or ``index``, indices out of
         range or overlapping, label values other than 0/1, non-numeric
-        features, or missing feature values with ``missing="reject"``. Every
-        message names the file.
+        features, missing feature values with ``missing="reject"``, or
+        feature values the ARFF reader refuses too, infinite or of too large
+        a magnitude (:func:`~mlfsbench.data.values.check_feature_values`).
+        Every message names the file.
     """
     import pandas as pd
 
@@ -217,6 +222,8 @@ def load_mldr(path: PathLike, *, name: str | None = None,
         raise DataFormatError(
             f"{where}: missing values in attribute(s) {', '.join(cols[:5])}"
         )
+    feature_names = [columns[j] for j in feature_idx]
+    check_feature_values(X, feature_names, where)
     declared = obj.get("attributes")
     types = {}
     if declared is not None and np.size(declared) == len(columns):
@@ -225,7 +232,7 @@ def load_mldr(path: PathLike, *, name: str | None = None,
         name=name or path.stem,
         X=np.ascontiguousarray(X),
         Y=Y.astype(np.uint8),
-        feature_names=[columns[j] for j in feature_idx],
+        feature_names=feature_names,
         label_names=names,
         feature_types=["binary" if types.get(columns[j]) == "{0,1}" else "numeric"
                        for j in feature_idx],
@@ -240,7 +247,7 @@ def load_dataset(paths: PathLike | Sequence[PathLike], xml: PathLike | None = No
 
     One file whose suffix is in :data:`R_DATA_SUFFIXES` is read as an
     ``mldr`` object (it carries its own labels: no XML, no ``targets``);
-    anything else goes to :func:`~mlfsbench.data.arff.load_mulan` with the
+    anything else goes to :func:`~mlfsbench.data.mulan.load_mulan` with the
     same arguments.
     """
     listed = [paths] if isinstance(paths, str | os.PathLike) else list(paths)

@@ -28,6 +28,7 @@ from typing import NamedTuple
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from mlfsbench.estimators.registry import register
@@ -82,6 +83,10 @@ class EntropyBasedLabelAssignment(TransformerMixin, BaseEstimator):
     >>> EntropyBasedLabelAssignment(empty="label").fit_transform(Y).label.tolist()
     [0, 1, 2, 3]
     """
+
+    _parameter_constraints: dict = {
+        "empty": [StrOptions(set(EMPTY_POLICIES))],
+    }
 
     def __init__(self, *, empty="drop"):
         self.empty = empty

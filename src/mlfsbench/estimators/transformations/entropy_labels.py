@@ -20,7 +20,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from mlfsbench.estimators.information.entropy import column_entropies
 from mlfsbench.estimators.registry import register
-from mlfsbench.estimators.validation import check_label_matrix
+from mlfsbench.estimators.validation import Count, Number, check_label_matrix
 
 DEFAULT_FRACTION = 0.2
 
@@ -98,6 +98,8 @@ class EntropyLabelSubset(TransformerMixin, BaseEstimator):
     """
 
     _parameter_constraints: dict = {
+        "n_labels": [Count(numbers.Integral, 0, None, closed="left"),
+                     Number(numbers.Real, 0, 1, closed="both"), None],
         "order": [StrOptions(set(ORDERS))],
     }
 

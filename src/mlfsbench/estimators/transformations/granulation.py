@@ -38,7 +38,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from mlfsbench.estimators.registry import register
-from mlfsbench.estimators.validation import check_label_matrix
+from mlfsbench.estimators.validation import check_label_matrix, positive_count
 
 
 def balanced_assignment(D: np.ndarray, capacity: int) -> np.ndarray:
@@ -118,6 +118,12 @@ class Granulation(TransformerMixin, BaseEstimator):
     >>> [part.shape for part in g.transform(Y)]
     [(4, 2), (4, 2)]
     """
+
+    _parameter_constraints: dict = {
+        "n_granules": [positive_count()],
+        "max_iter": [positive_count()],
+        "random_state": ["random_state"],
+    }
 
     def __init__(self, *, n_granules=1, max_iter=100, random_state=None):
         self.n_granules = n_granules

@@ -60,10 +60,12 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from mlfsbench.estimators.neighbours import euclidean_distances
 from mlfsbench.estimators.registry import register
+from mlfsbench.estimators.validation import Count, Number, positive_count
 
 METRICS = ("hamming", "euclidean")
 
@@ -397,6 +399,27 @@ def _check_spec(spec, kind: str) -> None:
             raise ValueError(f"noc must be a positive integer, got {spec!r}")
 
 
+class _Range(Interval):
+    """A ``(low, high)`` list or tuple of two values of the interval, with
+    ``low <= high`` (a parameter drawn per group; booleans refused).
+
+    >>> r = _Range(Real, 0, 1, closed="right")
+    >>> r.is_satisfied_by((0.25, 0.75)), r.is_satisfied_by([0.7, 0.2])
+    (True, False)
+    >>> r.is_satisfied_by(0.5), r.is_satisfied_by((0.0, 0.5))
+    (False, False)
+    """
+
+    def is_satisfied_by(self, val):
+        if not isinstance(val, list | tuple) or len(val) != 2:
+            return False
+        value = Count(self.type, self.left, self.right, closed=self.closed)
+        return all(value.is_satisfied_by(v) for v in val) and val[0] <= val[1]
+
+    def __str__(self):
+        return f"a (low, high) pair with low <= high, each {super().__str__()}"
+
+
 @register("transformation", "label-groups")
 class LabelGroups(TransformerMixin, BaseEstimator):
     """Random label groups quantized by k-medoids (Sechidis et al. 2019, §3.1).
@@ -445,6 +468,16 @@ class LabelGroups(TransformerMixin, BaseEstimator):
     >>> lg.medoids_[0].tolist()
     [[0, 0], [1, 1]]
     """
+
+    _parameter_constraints: dict = {
+        "pot": [Number(Real, 0, 1, closed="right"), _Range(Real, 0, 1, closed="right")],
+        "noc": [positive_count(), _Range(Integral, 1, None, closed="left")],
+        "m": [positive_count(), None],
+        "groups": ["array-like", None],
+        "metric": [StrOptions(set(METRICS))],
+        "max_iter": [Count(Integral, 0, None, closed="left")],
+        "random_state": ["random_state"],
+    }
 
     def __init__(self, *, pot=0.5, noc=8, m=None, groups=None, metric="hamming",
                  max_iter=100, random_state=None):

@@ -15,7 +15,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from mlfsbench.estimators.registry import register
-from mlfsbench.estimators.validation import check_label_matrix
+from mlfsbench.estimators.validation import check_label_matrix, positive_count
 
 
 def labelset_codes(Y) -> tuple[np.ndarray, np.ndarray]:
@@ -115,6 +115,11 @@ class PrunedProblemTransformation(TransformerMixin, BaseEstimator):
     >>> PrunedProblemTransformation(p=2, reassign=True).fit_transform(Y).tolist()
     [1, 1, 1, 0, 0, 1]
     """
+
+    _parameter_constraints: dict = {
+        "p": [positive_count()],
+        "reassign": ["boolean"],
+    }
 
     def __init__(self, *, p=6, reassign=False):
         self.p = p
