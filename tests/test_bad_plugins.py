@@ -11,6 +11,7 @@ import json
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from mlfsbench.cli import main
@@ -178,6 +179,29 @@ def test_duplicate_indices_stop_the_select_job(prepared, plugins, tmp_path):
         f"{data} (dataset d, fold 0): selector 'selector-duplicate-index': its "
         "ranking (ranking_) names feature 7 twice")
     assert not sel.exists()
+
+
+def test_the_stability_of_a_prefix_ranking_up_to_its_depth(prepared, plugins,
+                                                           tmp_path):
+    """A ranking as deep as the grid is valid: the stability table has its
+    K up to its depth, the same as a full ranking's with the same top, and
+    nothing beyond (it used to stop: "feature indices outside 0..4")."""
+    from mlfsbench.report.selections import stability_table
+
+    data, _ = prepared
+    split = tmp_path / "cv.npz"
+    stages.split(data, {"type": "kfold", "k": 2, "seed": 0}, split)
+    tables = {}
+    for method in ("selector-prefix-as-deep-as-the-grid", "selector-valid"):
+        sel = tmp_path / f"{method}.json"
+        stages.select_batch(data, split, [0, 1], sel, method=method, params=None,
+                            seed=0, keys={"dataset": "d", "split": "cv",
+                                          "selector": "s"})
+        table = stability_table([sel], [1, 3, 5, 6, "all"], tmp_path / "st.tsv")
+        tables[method] = table.set_index("n_features")
+    prefix, full = tables.values()
+    assert prefix.index.tolist() == [1, 3, 5] and full.index.tolist() == [1, 3, 5, 6]
+    pd.testing.assert_frame_equal(prefix, full.loc[[1, 3, 5]])
 
 
 # ------------------------------------------------------------ mlfsbench select

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -711,6 +712,58 @@ def test_a_challenge_from_a_copied_cache_runs_only_the_challengers_jobs(
     assert "(variance-rank; parameters: <span class='params'>random_state=1" in (
         clone / "results" / "tiny+scaled" / "challenge" / "index.html").read_text()
     assert jobs_of(mlfsbench(clone, *other, "--dry-run", env=plugin_env).stdout) == []
+
+
+SHORT_RANK = """\
+import numpy as np
+from mlfsbench.estimators.selectors import BaseMultiLabelSelector
+
+
+class ShortRank(BaseMultiLabelSelector):
+    input_kind = "continuous"
+
+    def _fit(self, X, Y):
+        X = X.toarray() if hasattr(X, "toarray") else X
+        scores = np.asarray(X, dtype=float).var(axis=0)
+        return scores, np.argsort(-scores, kind="mergesort")[:3]
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.workflow
+def test_a_challenger_ranking_too_few_features_gets_no_row(finished, mirror,
+                                                           tmp_path):
+    """Issue 38 W1: a plugin ranking 3 features against tiny's grid (K = 1, 5,
+    20) had K = 5 and 20 fitted on 3 columns, tabulated as 5 and 20; now its
+    classify job stops naming the dataset, the fold, the method, its depth
+    and the K, and no table has a row of it."""
+    clone = fresh_clone(finished, tmp_path / "clone")
+    site = tmp_path / "site"
+    info = site / "short_rank-0.1.dist-info"
+    info.mkdir(parents=True)
+    (site / "short_rank.py").write_text(SHORT_RANK)
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: short-rank\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(
+        "[mlfsbench.selectors]\nshort-rank = short_rank:ShortRank\n")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(site),
+                                                    env.get("PYTHONPATH")) if p)
+    proc = mlfsbench(clone, "challenge", "--selector", "short-rank", "--studies",
+                     "tiny", "--configfile", "config/tiny-claims.yaml", "--cores",
+                     "2", "--config", f"mirror={mirror}", env=env, check=False)
+    assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]
+    (log,) = (clone / "logs" / "classify").rglob("short-rank*/*/*.log")
+    text = log.read_text()
+    assert re.search(
+        r"data/prepared/emotions\.npz \(dataset emotions, fold [01]\): selector "
+        r"'short-rank[-0-9a-f]*' ranks 3 features, but the grid asks for K = 20 "
+        r"\(points 5, "
+        r"20\); a selector must rank at least as deep as the largest K of the "
+        r"grid", text), text[-3000:]
+    assert not list((clone / "results" / "shared").rglob("metrics/short-rank*"))
+    assert not (clone / "results" / "tiny+short-rank" / "tables" /
+                "metrics.tsv").exists()
 
 
 @pytest.mark.slow
