@@ -44,8 +44,9 @@ def _selections(paths: Sequence[PathLike],
                          "selector": names.get("selector", rec["selector"]),
                          "seconds": float(rec["seconds"]),
                          "ranking": rec["ranking"],
-                         # one score per feature (the ranking may be a prefix)
-                         "n_total": len(rec["scores"])})
+                         # one score per feature (the ranking may be a
+                         # prefix); a record without scores: a full ranking
+                         "n_total": len(rec.get("scores") or rec["ranking"])})
     warn_unrecorded(unrecorded)
     if not rows:
         raise ValueError("no selection records")
