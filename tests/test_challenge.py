@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -151,19 +152,101 @@ def test_the_studies_of_a_config():
     config, notes = challenge_config(
         "config/config.yaml", None, [{"name": "mim-br"}], [],
         datasets=["yeast", "genbase"])
-    assert list(config["experiments"]) == [f"{s}+mim-br" for s in studies]
-    assert notes == []
+    # MIM-BR reads codes: the studies whose selectors read raw features are
+    # left out, said so (issue 38 U3; spolaor2013 compares each method's own
+    # subset too, and MIM-BR without a size has none)
+    assert list(config["experiments"]) == [f"{s}+mim-br" for s in studies
+                                           if s not in ("doquire2013",
+                                                        "spolaor2013")]
+    assert [n.split(":")[0] for n in notes] == ["doquire2013", "spolaor2013"]
+    assert "; the study compares the features each method selects" in notes[1]
     assert config["experiments"]["lee2016+mim-br"] == {
         "extends": "lee2016", "datasets": ["genbase", "yeast"],
         "selectors": [{"name": "mim-br"}]}
     assert config["study_files"] == ["config/config.yaml"]
     plan = plan_of(config)  # the generated config is valid
     assert plan.study_of("sechidis2019+mim-br") == "sechidis2019"
+    # with a discretization and a size, every study
+    entry = {"name": "mim-br", "params": {"n_features_to_select": 20}}
+    codes = {"strategy": "equal-frequency", "bins": 3}
+    config, notes = challenge_config("config/config.yaml", None, [entry], [],
+                                     datasets=["yeast", "genbase"],
+                                     discretize=codes)
+    assert notes == [] and len(config["experiments"]) == 5
+    ident = method_id(entry)
+    assert config["experiments"][f"doquire2013+{ident}"]["selectors"] == [
+        {"id": ident, **entry, "discretize": codes}]  # named as without it
+    assert config["experiments"][f"lee2016+{ident}"]["selectors"] == [entry]
+    plan = plan_of(config)
+    assert plan.study_of(f"spolaor2013+{ident}") == "spolaor2013"
     # a study without any of the datasets is left out, with a note
     config, notes = challenge_config("config/config.yaml", ["lee2016", "li2017"],
                                      [{"name": "mim-br"}], [], datasets=["bibtex"])
     assert list(config["experiments"]) == ["lee2016+mim-br"]
     assert notes[0].startswith("li2017: none of bibtex among its datasets")
+
+
+@pytest.mark.parametrize(("selector", "message"), [
+    ({"name": "mim-br"},
+     "doquire2013: 'mim-br' reads discretized codes, but the study's selectors "
+     "read the raw features (discretize: {strategy: none}); give it a "
+     "discretization (--discretize equal-width --bins 5)"),
+    ({"name": "br-cc"}, None),  # reads the raw features: fine
+    ({"name": "mim-br", "discretize": {"strategy": "equal-width", "bins": 2}},
+     None),  # has a discretization of its own
+])
+def test_a_challenger_reading_codes_against_raw_features(selector, message):
+    """Issue 38 U3: a discrete challenger of doquire2013 failed after 48 s
+    with "X must hold integer codes", without a hint."""
+    args = ("config/config.yaml", ["doquire2013"], [selector], [])
+    if message is None:
+        config, _ = challenge_config(*args)
+        assert config["experiments"][f"doquire2013+{method_id(selector)}"][
+            "selectors"] == [selector]
+        return
+    with pytest.raises(ValueError) as err:
+        challenge_config(*args)
+    assert str(err.value) == message
+
+
+def test_a_hand_written_challenge_reading_codes_against_raw_features():
+    config = {"datasets_table": "config/datasets.tsv", "experiments": {
+        "doquire2013+m": {"extends": "doquire2013", "datasets": ["yeast"],
+                          "selectors": [{"name": "mim-br", "id": "m"}]}}}
+    with pytest.raises(ValueError, match=(
+            r"^experiment 'doquire2013\+m' \(extends 'doquire2013'\): selector "
+            r"'mim-br' reads discretized codes \(its input_kind is 'discrete'\), "
+            r"but the study's selectors read the raw features")):
+        plan_of(config)
+
+
+@pytest.mark.parametrize(("params", "ok"), [
+    ({}, False),
+    ({"n_features_to_select": 20}, True),
+])
+def test_a_selected_study_against_a_method_without_a_threshold(params, ok):
+    """Issue 38 U3: spolaor2013 compares the features a threshold selects; a
+    challenger without one was compared at every feature (the baseline's
+    numbers), without a word."""
+    entry = {"name": "br-cc", **({"params": params} if params else {})}
+    if ok:
+        config, _ = challenge_config("config/config.yaml", ["spolaor2013"],
+                                     [entry], [])
+        assert list(config["experiments"]) == [f"spolaor2013+{method_id(entry)}"]
+        return
+    with pytest.raises(ValueError) as err:
+        challenge_config("config/config.yaml", ["spolaor2013"], [entry], [])
+    assert str(err.value) == (
+        "spolaor2013: the study compares the features each method selects "
+        "itself (grid point 'selected', e.g. by a threshold), but 'br-cc' has no "
+        "threshold or size, so its 'selected' would be every feature (the numbers "
+        "of all features); give it one (--param n_features_to_select=K, or a "
+        "threshold parameter of its own)")
+    # not named: left out, said so
+    config, notes = challenge_config("config/config.yaml", None, [entry], [],
+                                     datasets=["yeast"])
+    assert "spolaor2013+br-cc" not in config["experiments"]
+    assert [n for n in notes if n.startswith("spolaor2013: the study compares")]
 
 
 # ------------------------------------------------------------ the example
@@ -226,12 +309,37 @@ def test_challenge_command_writes_the_config_and_runs_it(tmp_path, monkeypatch):
     (["--classifier", "ml-knn"], "unknown classifier 'ml-knn'; did you mean 'mlknn'?"),
     (["--selector", "mim-br", "--param", "k=3"], "has no parameter(s) k"),
     (["--selector", "mim-br", "--studies", "nope"], "no study 'nope' in config"),
+    (["--selector", "mim-br", "--studies", "doquire2013"],
+     "doquire2013: 'mim-br' reads discretized codes, but the study's selectors "
+     "read the raw features (discretize: {strategy: none}); give it a "
+     "discretization (--discretize equal-width --bins 5)"),
+    (["--selector", "br-cc", "--discretize", "equal-width"],
+     "--discretize: selector 'br-cc' reads the raw features"),
+    (["--classifier", "mlknn", "--bins", "3"],
+     "--discretize and --bins give the codes of a selector: give --selector"),
+    (["--selector", "mim-br", "--bins", "1"], "--bins 1: a discretization has 2 "
+     "to 255 bins"),
     ([], "name a selector or a classifier"),
 ])
 def test_challenge_command_errors(args, message, capsys, tmp_path, monkeypatch):
     monkeypatch.setattr("mlfsbench.workflow.runner.run", lambda *a, **k: 0)
     assert cli.main(["challenge", *args, "-n"]) == 1
     assert message in capsys.readouterr().err
+
+
+def test_challenge_discretize_gives_codes_where_the_study_reads_raw_features(
+        tmp_path, monkeypatch, capsys):
+    code, work, seen = _challenge_in_copy(
+        tmp_path, monkeypatch, "--configfile", "config/config.yaml", "--studies",
+        "doquire2013,lee2016", "--datasets", "yeast", "--discretize",
+        "equal-width", "--bins", "3", "--id", "m")
+    assert code == 0 and seen, capsys.readouterr().err
+    config = yaml.safe_load((work / "config/challenges/m.yaml").read_text())
+    assert config["experiments"]["doquire2013+m"]["selectors"] == [
+        {"id": "m", "name": "mim-br",
+         "discretize": {"strategy": "equal-width", "bins": 3}}]
+    assert config["experiments"]["lee2016+m"]["selectors"] == [
+        {"name": "mim-br", "id": "m"}]  # the study's 2 bins
 
 
 def _challenge_in_copy(tmp_path, monkeypatch, *args):
@@ -604,6 +712,58 @@ def test_a_challenge_from_a_copied_cache_runs_only_the_challengers_jobs(
     assert "(variance-rank; parameters: <span class='params'>random_state=1" in (
         clone / "results" / "tiny+scaled" / "challenge" / "index.html").read_text()
     assert jobs_of(mlfsbench(clone, *other, "--dry-run", env=plugin_env).stdout) == []
+
+
+SHORT_RANK = """\
+import numpy as np
+from mlfsbench.estimators.selectors import BaseMultiLabelSelector
+
+
+class ShortRank(BaseMultiLabelSelector):
+    input_kind = "continuous"
+
+    def _fit(self, X, Y):
+        X = X.toarray() if hasattr(X, "toarray") else X
+        scores = np.asarray(X, dtype=float).var(axis=0)
+        return scores, np.argsort(-scores, kind="mergesort")[:3]
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.workflow
+def test_a_challenger_ranking_too_few_features_gets_no_row(finished, mirror,
+                                                           tmp_path):
+    """Issue 38 W1: a plugin ranking 3 features against tiny's grid (K = 1, 5,
+    20) had K = 5 and 20 fitted on 3 columns, tabulated as 5 and 20; now its
+    classify job stops naming the dataset, the fold, the method, its depth
+    and the K, and no table has a row of it."""
+    clone = fresh_clone(finished, tmp_path / "clone")
+    site = tmp_path / "site"
+    info = site / "short_rank-0.1.dist-info"
+    info.mkdir(parents=True)
+    (site / "short_rank.py").write_text(SHORT_RANK)
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: short-rank\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(
+        "[mlfsbench.selectors]\nshort-rank = short_rank:ShortRank\n")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(site),
+                                                    env.get("PYTHONPATH")) if p)
+    proc = mlfsbench(clone, "challenge", "--selector", "short-rank", "--studies",
+                     "tiny", "--configfile", "config/tiny-claims.yaml", "--cores",
+                     "2", "--config", f"mirror={mirror}", env=env, check=False)
+    assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]
+    (log,) = (clone / "logs" / "classify").rglob("short-rank*/*/*.log")
+    text = log.read_text()
+    assert re.search(
+        r"data/prepared/emotions\.npz \(dataset emotions, fold [01]\): selector "
+        r"'short-rank[-0-9a-f]*' ranks 3 features, but the grid asks for K = 20 "
+        r"\(points 5, "
+        r"20\); a selector must rank at least as deep as the largest K of the "
+        r"grid", text), text[-3000:]
+    assert not list((clone / "results" / "shared").rglob("metrics/short-rank*"))
+    assert not (clone / "results" / "tiny+short-rank" / "tables" /
+                "metrics.tsv").exists()
 
 
 @pytest.mark.slow

@@ -105,6 +105,50 @@ def test_an_entry_point_cannot_take_a_built_in_name(tmp_path, monkeypatch,
         registry.get("selector", "mim-br")
 
 
+@pytest.mark.parametrize(("group", "target", "message"), [
+    # issue 38 U4: such an entry point failed at the select job with "has no
+    # parameter(s) random_state", naming neither the entry point nor the class
+    ("selectors", "fractions:Fraction",
+     "selector 'bad': Fraction is not a selector: it has no fit, no get_support "
+     "and no random_state parameter; a selector is a scikit-learn estimator with "
+     "fit, get_support and a random_state parameter (the fold's seed)"),
+    ("selectors", "sklearn.feature_selection:VarianceThreshold",
+     "selector 'bad': VarianceThreshold is not a selector: it has no "
+     "random_state parameter"),
+    ("classifiers", "sklearn.linear_model:LinearRegression",
+     "classifier 'bad': LinearRegression is not a classifier: it has no "
+     "predict_proba and no random_state parameter; a classifier is a "
+     "scikit-learn estimator with fit, predict, predict_proba (or predict_path) "
+     "and a random_state parameter"),
+    ("transformations", "sklearn.preprocessing:StandardScaler", None),
+    ("transformations", "fractions:Fraction",
+     "transformation 'bad': Fraction is not a transformation: it has no fit and "
+     "no transform"),
+])
+def test_an_entry_point_to_no_estimator_of_its_kind_is_named(
+        group, target, message, tmp_path, monkeypatch, fresh_registry):
+    ep = f"[mlfsbench.{group}]\nbad = {target}\n"
+    monkeypatch.syspath_prepend(str(distribution(tmp_path / "site", ep)))
+    kind = group[:-1]
+    if message is None:  # a transformation needs no random_state
+        assert registry.get(kind, "bad").__name__ == target.split(":")[1]
+        return
+    with pytest.raises(TypeError) as err:
+        registry.names(kind)
+    assert str(err.value).startswith(
+        f"entry point 'bad' = '{target}' of group 'mlfsbench.{group}': {message}")
+
+
+def test_a_config_naming_a_non_estimator_entry_point_fails_at_plan_time(
+        tmp_path, monkeypatch, fresh_registry):
+    from mlfsbench.workflow.checks import check_methods
+
+    ep = "[mlfsbench.selectors]\nbad = fractions:Fraction\n"
+    monkeypatch.syspath_prepend(str(distribution(tmp_path / "site", ep)))
+    with pytest.raises(TypeError, match="entry point 'bad' = 'fractions:Fraction'"):
+        check_methods({"selectors": [{"name": "bad"}]})
+
+
 # ------------------------------------------------------------ installed by pip
 
 

@@ -44,6 +44,15 @@ def add_parser(sub) -> None:
     p.add_argument("--param", action="append", metavar="KEY=VALUE",
                    help="a parameter of the selector (repeat for several; the "
                         "value is read as YAML)")
+    p.add_argument("--discretize", metavar="STRATEGY",
+                   choices=["equal-width", "equal-frequency"],
+                   help="equal-width or equal-frequency: the codes of a selector "
+                        "that reads discretized codes in the studies whose "
+                        "selectors read the raw features (doquire2013, "
+                        "spolaor2013); elsewhere it takes the study's "
+                        "discretization")
+    p.add_argument("--bins", type=int, metavar="N",
+                   help="bins of --discretize (2 to 255; default: 5)")
     p.add_argument("--id", metavar="ID",
                    help="the method's name in the tables and the experiments' "
                         "names (<study>+<ID>; default: the registry name, with a "
@@ -99,6 +108,24 @@ def challenger(kind: str, name: str, params: dict[str, Any],
     if params:
         entry["params"] = params
     return entry
+
+
+def discretization(strategy: str | None, bins: int | None) -> dict[str, Any] | None:
+    """The ``discretize`` entry of ``--discretize`` and ``--bins`` (None when
+    neither is given).
+
+    >>> discretization("equal-frequency", None), discretization(None, None)
+    ({'strategy': 'equal-frequency', 'bins': 5}, None)
+    >>> discretization(None, 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: --bins 1: a discretization has 2 to 255 bins
+    """
+    if strategy is None and bins is None:
+        return None
+    if bins is not None and not 2 <= bins <= 255:
+        raise ValueError(f"--bins {bins}: a discretization has 2 to 255 bins")
+    return {"strategy": strategy or "equal-width", "bins": 5 if bins is None else bins}
 
 
 #: A challenger's id: it names the experiments (``<study>+<id>``), their
@@ -202,7 +229,11 @@ def run(args) -> int:
 
     from mlfsbench.io import write_text
     from mlfsbench.workflow import runner
-    from mlfsbench.workflow.studies import challenge_config, resolve_extends
+    from mlfsbench.workflow.studies import (
+        challenge_config,
+        reads_codes,
+        resolve_extends,
+    )
 
     workdir = os.path.abspath(args.workdir)
     if args.id is not None:
@@ -211,6 +242,14 @@ def run(args) -> int:
     if args.selector:
         selectors.append(challenger("selector", args.selector,
                                     parse_params(args.param), args.id))
+    disc = discretization(args.discretize, args.bins)
+    if disc and not selectors:
+        raise ValueError("--discretize and --bins give the codes of a selector: "
+                         "give --selector")
+    if disc and not reads_codes(selectors[0]):
+        raise ValueError(f"--discretize: selector {args.selector!r} reads the raw "
+                         "features (its input_kind is not 'discrete'), not "
+                         "discretized codes")
     classifiers = [challenger("classifier", name, parse_params(args.classifier_param),
                               None if selectors else args.id)
                    for name in args.classifier or []]
@@ -225,7 +264,7 @@ def run(args) -> int:
     try:
         os.chdir(workdir)  # the config's paths are relative to the workflow
         config, notes = challenge_config(args.configfile, studies, selectors,
-                                         classifiers, datasets or None)
+                                         classifiers, datasets or None, disc)
         # the experiments as the workflow will read them: an error of theirs
         # (a challenger named like a study's method) is said before writing
         resolve_extends(json.loads(json.dumps(config)))

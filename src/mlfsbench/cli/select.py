@@ -51,7 +51,8 @@ def run(args) -> int:
     rows = np.arange(ds.n_samples)
     X, _ = fold_data(ds, rows, rows[:0])
     selector = registry.create("selector", args.method, params)
-    if selector.input_kind == "discrete" and args.discretize != "none":
+    if getattr(selector, "input_kind", "discrete") == "discrete" \
+            and args.discretize != "none":
         X, _ = discretize_fold(X, X[:1], strategy=args.discretize, bins=args.bins)
     record = select_fold(X, ds.Y, ds.feature_names, method=args.method,
                          params=params, seed=args.seed, name=" + ".join(args.arff),
@@ -63,5 +64,6 @@ def run(args) -> int:
         write_json(record)
     else:
         for i, name in zip(record["ranking"], record["features"], strict=True):
-            print(f"{name}\t{record['scores'][i]:.6g}")
+            score = record["scores"][i]  # None: not scored (greedy), or ±inf
+            print(f"{name}\t{'-' if score is None else format(score, '.6g')}")
     return 0

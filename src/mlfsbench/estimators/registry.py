@@ -52,13 +52,63 @@ def _check_kind(kind: str) -> None:
         raise ValueError(f"unknown registry kind {kind!r}; expected one of {KINDS}")
 
 
+#: What the workflow calls on an estimator of each kind: methods (a tuple of
+#: names is "one of these sets": a classifier's ``predict_path`` may stand
+#: for ``predict`` and ``predict_proba``) and whether it passes
+#: ``random_state`` (each fold's seed) to the constructor.
+INTERFACE: dict[str, tuple[tuple[tuple[str, ...], ...], bool]] = {
+    "selector": ((("fit", "get_support"),), True),
+    "classifier": ((("fit", "predict", "predict_proba"), ("predict_path",)), True),
+    "transformation": ((("fit", "transform"),), False),
+}
+
+
+def interface_problem(kind: str, cls: Any) -> str | None:
+    """Why ``cls`` cannot serve as an estimator of ``kind`` (a class with
+    the methods the workflow calls and, for a selector or classifier, a
+    ``random_state`` parameter), or ``None``.
+
+    >>> interface_problem("selector", dict)
+    "dict is not a selector: it has no fit, no get_support and no random_state parameter; a selector is a scikit-learn estimator with fit, get_support and a random_state parameter (the fold's seed)"
+    >>> interface_problem("classifier", get("classifier", "mlknn")) is None
+    True
+    """  # noqa: E501
+    alternatives, seeded = INTERFACE[kind]
+    if not isinstance(cls, type):
+        return f"{cls!r} is not a class; a {kind} is a scikit-learn estimator class"
+    missing = [m for m in alternatives[0] if not callable(getattr(cls, m, None))]
+    others = [names for names in alternatives[1:]
+              if all(callable(getattr(cls, m, None)) for m in names)]
+    problems = [f"no {m}" for m in missing] if missing and not others else []
+    if seeded:
+        try:
+            if "random_state" not in parameters(cls):
+                problems.append("no random_state parameter")
+        except (TypeError, ValueError):  # no signature to read
+            problems.append("no constructor signature")
+    if not problems:
+        return None
+    has = (", ".join(problems[:-1]) + " and " if len(problems) > 1 else "") \
+        + problems[-1]
+    needs = " (or ".join(", ".join(names) for names in alternatives) \
+        + ")" * (len(alternatives) - 1)
+    seed = " and a random_state parameter (the fold's seed)" if seeded else ""
+    return (f"{cls.__qualname__} is not a {kind}: it has {has}; a {kind} is a "
+            f"scikit-learn estimator with {needs}{seed}")
+
+
 def register(kind: str, name: str):
-    """Class decorator registering an estimator under ``name``."""
+    """Class decorator registering an estimator under ``name``; a class
+    without the methods the workflow calls (:func:`interface_problem`) is
+    refused."""
     _check_kind(kind)
     if not _NAME.match(name):
         raise ValueError(f"registry name {name!r} must be lower-case with hyphens")
 
     def decorator(cls: type) -> type:
+        problem = interface_problem(kind, cls)
+        if problem:
+            raise TypeError(f"{kind} {name!r}: {problem}")
         existing = _REGISTRY[kind].get(name)
         if existing is not None and existing is not cls:
             raise ValueError(f"{kind} {name!r} is already registered by {existing}")
@@ -103,6 +153,8 @@ def _load_entry_points(kind: str) -> None:
             register(kind, ep.name)(obj)
         except ValueError as exc:
             raise ValueError(f"{where}: {exc}") from None
+        except TypeError as exc:  # not an estimator of the kind
+            raise TypeError(f"{where}: {exc}") from None
 
 
 def names(kind: str) -> list[str]:

@@ -44,7 +44,10 @@ def _selections(paths: Sequence[PathLike],
                          "selector": names.get("selector", rec["selector"]),
                          "seconds": float(rec["seconds"]),
                          "ranking": rec["ranking"],
-                         "fitted": rec.get("fitted") or {}})
+                         "fitted": rec.get("fitted") or {},
+                         # one score per feature (the ranking may be a
+                         # prefix); a record without scores: a full ranking
+                         "n_total": len(rec.get("scores") or rec["ranking"])})
     warn_unrecorded(unrecorded)
     if not rows:
         raise ValueError("no selection records")
@@ -106,19 +109,23 @@ def stability_table(paths: Sequence[PathLike], grid: Sequence[int | str],
 
     One row per dataset, split, selector and integer K of the grid (``all``,
     ``selected`` and K not below the number of features are skipped: every
-    fold selects the same set there, or the size varies).
+    fold selects the same set there, or the size varies; so is a K deeper
+    than a fold's ranking, a prefix of the features, which has no top K).
     """
     sel = _selections(paths, labels)
     rows = []
     for (dataset, split, selector), g in sel.groupby(["dataset", "split",
                                                       "selector"], sort=True):
         g = g.sort_values("fold")
-        rankings = np.array(g["ranking"].tolist())
-        n = rankings.shape[1]
+        rankings = [np.asarray(r, dtype=np.intp) for r in g["ranking"]]
+        n = int(g["n_total"].max())
+        depth = min(len(r) for r in rankings)
         for k in grid:
-            if k in ("all", "selected") or int(k) >= n or len(g) < 2:
+            if k in ("all", "selected") or not int(k) < n or int(k) > depth \
+                    or len(g) < 2:
                 continue
-            res = stability(top_k_matrix(rankings, int(k), n))
+            top = np.array([r[:int(k)] for r in rankings])
+            res = stability(top_k_matrix(top, int(k), n))
             rows.append({"dataset": dataset, "split": split, "selector": selector,
                          "n_features": int(k), "stability": res.stability,
                          "ci_low": res.ci_low, "ci_high": res.ci_high,

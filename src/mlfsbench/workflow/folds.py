@@ -27,6 +27,13 @@ from mlfsbench.data import Dataset
 from mlfsbench.estimators import registry
 from mlfsbench.evaluation.metrics import evaluate as evaluate_metrics
 from mlfsbench.evaluation.metrics import feature_reduction, rrmse
+from mlfsbench.workflow.outputs import (
+    check_depth,
+    check_path,
+    check_predictions,
+    check_ranking,
+    check_selection,
+)
 
 log = logging.getLogger(__name__)
 
@@ -190,6 +197,10 @@ def select_fold(X_train, Y_train, feature_names: Sequence[str], *, method: str,
             raise
         raise ValueError(f"{name}: selector {method!r}: {exc}") from exc
     seconds = time.perf_counter() - start
+    # whoever wrote the selector, its output is checked before it is recorded
+    check_selection(selector, X_train.shape[1], np.shape(Y_train)[1],
+                    what=f"{name}: selector {method!r}" if name
+                    else f"selector {method!r}")
     return selection_record(selector, feature_names, method, params, seconds)
 
 
@@ -315,15 +326,24 @@ def classify_fold(X_train, Y_train, X_test, record: dict[str, Any], *,
     in no granule (none, for the shipped selectors) would keep prediction 0
     and score 0.
     """
+    n_features, n_labels = X_train.shape[1], np.shape(Y_train)[1]
+    # the selection as recorded (a selector's, or a file given to the CLI):
+    # indices checked before they index the features
     if record.get("granules"):
-        parts = [(np.asarray(g["labels"], dtype=np.intp),
-                  np.asarray(g["ranking"], dtype=np.intp))
-                 for g in record["granules"]]
+        parts = [(check_ranking(g["labels"], n_labels,
+                                what=f"{name}: granule {i}'s labels"),
+                  check_ranking(g["ranking"], n_features,
+                                what=f"{name}: granule {i}'s ranking"))
+                 for i, g in enumerate(record["granules"])]
     elif record.get("ranking") is None:  # the all-features job: no selection
-        parts = [(None, np.arange(X_train.shape[1], dtype=np.intp))]
+        parts = [(None, np.arange(n_features, dtype=np.intp))]
     else:
-        parts = [(None, np.asarray(record["ranking"], dtype=np.intp))]
-    sizes = grid_sizes(grid, X_train.shape[1], record.get("n_selected"))
+        parts = [(None, check_ranking(record["ranking"], n_features,
+                                      what=f"{name}: the ranking"))]
+    sizes = grid_sizes(grid, n_features, record.get("n_selected"))
+    for i, (labels, ranking) in enumerate(parts):
+        check_depth(ranking, sizes, what=name if labels is None
+                    else f"{name}: granule {i}'s ranking")
     empty = [label for label, k in sizes if k == 0]
     if empty:
         # A threshold that no feature reaches (IG with plain MDL on a text
@@ -337,11 +357,14 @@ def classify_fold(X_train, Y_train, X_test, record: dict[str, Any], *,
                          f"fits {X_train.shape[1]} features")
     # (every point selecting nothing, e.g. the grid ["selected"] of a
     # threshold no feature reaches, leaves the fold without predictions)
-    n_test, n_labels = X_test.shape[0], Y_train.shape[1]
+    n_test = X_test.shape[0]
     dtype = np.float64 if regression else np.uint8
     Y_pred = np.zeros((len(sizes), n_test, n_labels), dtype=dtype)
     Y_score = np.zeros((len(sizes), n_test, n_labels), dtype=float)
-    granules = [(labels, [np.sort(ranking[:k]) for _, k in sizes])
+    # "all" is every feature, whatever the ranking's depth (the same columns
+    # as the first n_features of a full ranking)
+    granules = [(labels, [np.arange(n_features, dtype=np.intp) if label == "all"
+                          else np.sort(ranking[:k]) for label, k in sizes])
                 for labels, ranking in parts] if sizes else []
     model = registry.create("classifier", classifier, params, random_state=seed)
     if len(granules) > 1 and hasattr(model, "predict_granules"):
@@ -352,9 +375,15 @@ def classify_fold(X_train, Y_train, X_test, record: dict[str, Any], *,
                                    Y_train if labels is None else Y_train[:, labels],
                                    X_test, column_sets)
                  for labels, column_sets in granules]
-    for (labels, _), path in zip(granules, paths, strict=True):
+    what = f"{name}: classifier {classifier!r}"
+    paths = check_path(paths, len(granules), what=what, unit="granule")
+    for (labels, column_sets), path in zip(granules, paths, strict=True):
         target = slice(None) if labels is None else labels
+        shape = (n_test, n_labels if labels is None else len(labels))
+        path = check_path(path, len(column_sets), what=what)
         for i, (pred, score) in enumerate(path):
+            pred, score = check_predictions(pred, score, shape,
+                                            regression=regression, what=what)
             Y_pred[i][:, target] = np.asarray(pred, dtype=dtype)
             Y_score[i][:, target] = np.asarray(score, dtype=float)
     return {"labels": np.array([label for label, _ in sizes]),

@@ -199,7 +199,8 @@ def _classify_one(dataset, split_file, fold, record, codes, classifier, params,
     pred = classify_fold(X_train, ds.Y[train], X_test, record,
                          classifier=classifier, params=params, grid=grid,
                          seed=seed, regression=ds.is_regression,
-                         name=f"{record.get('selector')} fold {fold}")
+                         name=f"{dataset} (dataset {ds.name}, fold {fold}): "
+                              f"selector {record.get('selector')!r}")
     if predictions_dir is not None:
         save_npz(os.path.join(predictions_dir, f"fold{fold}.npz"), checksum=True,
                  test=test, **pred)

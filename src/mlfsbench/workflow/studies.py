@@ -9,8 +9,9 @@ from typing import Any
 
 import yaml
 
+from mlfsbench.estimators import registry
 from mlfsbench.names import CHALLENGE_MARK
-from mlfsbench.workflow.ids import canonical, method_id
+from mlfsbench.workflow.ids import canonical, discretization_id, input_kind, method_id
 from mlfsbench.workflow.readings import apply_option, under_options
 from mlfsbench.yamlfile import load_yaml_file
 
@@ -127,10 +128,7 @@ def extend_study(name: str, study_name: str, study: dict[str, Any],
             f"study's)")
     if not (addition.get("selectors") or addition.get("classifiers")):
         raise ValueError(f"{where}: adds no selector or classifier")
-    favoured = {r: spec["favoured"]
-                for r, spec in (study.get("readings") or {}).items()}
-    out = under_options(json.loads(json.dumps(study)), favoured) if favoured else \
-        {k: v for k, v in json.loads(json.dumps(study)).items() if k != "readings"}
+    out = favoured(study)
     subset = addition.get("datasets")
     if subset:
         unknown = [d for d in subset if d not in out["datasets"]]
@@ -139,8 +137,7 @@ def extend_study(name: str, study_name: str, study: dict[str, Any],
                 f"{where}: dataset(s) {', '.join(unknown)} are not the study's "
                 f"(its datasets: {', '.join(out['datasets'])})")
         out = apply_option(out, {"datasets": list(subset)})
-    discs = [canonical(s.get("discretize")) for s in out.get("selectors") or []]
-    shared = discs[0] if discs and all(d == discs[0] for d in discs) else None
+    shared = shared_discretization(out)
     # the names the tables give the study's methods: their ids and labels
     own = {key: {n: e for e in out.get(key) or []
                  for n in (method_id(e), e.get("label") or e.get("id") or e["name"])}
@@ -151,6 +148,7 @@ def extend_study(name: str, study_name: str, study: dict[str, Any],
             if key == "selectors" and shared and "discretize" not in entry:
                 # named as written (the discretization is the study's)
                 entry = {"id": method_id(entry), **entry, "discretize": shared}
+                check_input_kind(entry, where)
             for ident in dict.fromkeys(
                     [method_id(entry), entry.get("id"), entry.get("label")]):
                 same = own[key].get(ident) if ident else None
@@ -168,6 +166,104 @@ def extend_study(name: str, study_name: str, study: dict[str, Any],
         [out.get("description") or study_name, f"Challenged by {', '.join(added)}."])
     out["extends"] = study_name
     return out
+
+
+def favoured(study: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``study`` under its favoured readings, without readings."""
+    chosen = {r: spec["favoured"] for r, spec in (study.get("readings") or {}).items()}
+    copied = json.loads(json.dumps(study))
+    if chosen:
+        return under_options(copied, chosen)
+    return {k: v for k, v in copied.items() if k != "readings"}
+
+
+def shared_discretization(experiment: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``discretize`` entry all of an experiment's selectors share (as
+    written; ``None`` when they differ or give none).
+
+    >>> shared_discretization({"selectors": [
+    ...     {"name": "a", "discretize": {"strategy": "none"}},
+    ...     {"name": "b", "discretize": {"strategy": "none"}}]})
+    {'strategy': 'none'}
+    """
+    discs = [canonical(s.get("discretize")) for s in experiment.get("selectors") or []]
+    return discs[0] if discs and all(d == discs[0] for d in discs) else None
+
+
+def reads_raw(experiment: dict[str, Any]) -> bool:
+    """Whether every selector of an experiment reads the raw features (their
+    shared discretization is ``strategy: none``)."""
+    shared = shared_discretization(experiment)
+    return shared is not None and discretization_id(shared) == "none"
+
+
+def reads_codes(entry: dict[str, Any]) -> bool:
+    """Whether a selector entry reads discretized codes (its ``input_kind``
+    is ``"discrete"``); False for a name or parameters the method checks
+    refuse (they say why)."""
+    try:
+        return input_kind(entry) == "discrete"
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
+def check_input_kind(entry: dict[str, Any], where: str) -> None:
+    """A challenger selector that reads discretized codes must not take a
+    study's "no discretization" (its selectors read the raw features): it
+    would fail at its first select job ("X must hold integer codes"). A
+    ValueError says so before anything runs, with the ways out.
+
+    >>> check_input_kind({"name": "mim-br", "discretize": {"strategy": "none"}},
+    ...                  "experiment 's+m'")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: experiment 's+m': selector 'mim-br' reads discretized codes ...
+    """
+    if discretization_id(entry.get("discretize")) == "none" and reads_codes(entry):
+        raise ValueError(
+            f"{where}: selector {entry['name']!r} reads discretized codes (its "
+            f"input_kind is 'discrete'), but the study's selectors read the raw "
+            f"features (discretize: {{strategy: none}}), so it would get raw "
+            f"features; give it a discretization (mlfsbench challenge "
+            f"--discretize equal-width --bins 5, or discretize: in its entry), "
+            f"or make it read the raw features (input_kind = 'continuous')")
+
+
+def own_subset(entry: dict[str, Any]) -> bool | None:
+    """Whether a selector entry's support (the grid point ``"selected"``) is
+    a subset it chooses: a size (``n_features_to_select``) or a threshold
+    set, or support logic of its own (``None``: not known, trusted); False
+    when it is every feature (a :class:`BaseMultiLabelSelector` with neither).
+
+    >>> own_subset({"name": "mim-br"}), own_subset(
+    ...     {"name": "mim-br", "params": {"n_features_to_select": 5}})
+    (False, True)
+    >>> own_subset({"name": "ig-br", "params": {"threshold": 0.01}})
+    True
+    """
+    from mlfsbench.estimators.selectors import BaseMultiLabelSelector
+
+    try:
+        selector = registry.create("selector", entry["name"], entry.get("params"))
+    except (KeyError, TypeError, ValueError):  # named by the method checks
+        return None
+    if getattr(selector, "n_features_to_select", None) is not None:
+        return True
+    if "threshold" in registry.parameters(type(selector)):
+        return getattr(selector, "threshold", None) is not None
+    if isinstance(selector, BaseMultiLabelSelector) and type(selector).\
+            _get_support_mask is BaseMultiLabelSelector._get_support_mask:
+        return False
+    return None
+
+
+def compares_selected(experiment: dict[str, Any]) -> bool:
+    """Whether an experiment's grid has the point ``"selected"`` (each
+    method's own subset, e.g. Spolaor et al. 2013's threshold) on some
+    dataset."""
+    grids = [experiment.get("n_features") or []]
+    grids += list((experiment.get("dataset_n_features") or {}).values())
+    return any("selected" in grid for grid in grids)
 
 
 def _method(entry: dict[str, Any]) -> Any:
@@ -209,15 +305,19 @@ def study_names(configfile: str) -> tuple[list[str], list[str]]:
 def challenge_config(configfile: str, studies: list[str] | None,
                      selectors: list[dict[str, Any]],
                      classifiers: list[dict[str, Any]],
-                     datasets: list[str] | None = None
+                     datasets: list[str] | None = None,
+                     discretize: dict[str, Any] | None = None,
                      ) -> tuple[dict[str, Any], list[str]]:
     """The config that challenges ``studies`` of ``configfile`` (default its
     studies, :func:`study_names`) with ``selectors`` and ``classifiers``: one
     experiment per study, :func:`challenge_name` of the study and the first
     challenger's id, that ``extends`` the study (its datasets cut to
-    ``datasets`` where given), and the file's data settings
-    (:data:`SHARED_SETTINGS`). Also returns a note per study left out
-    (no dataset of ``datasets``)."""
+    ``datasets`` where given, its selectors fitted to it by
+    :func:`fit_challengers`, with ``discretize``), and the file's data
+    settings (:data:`SHARED_SETTINGS`). Also returns a note per study left
+    out: none of ``datasets`` among its own, or what stops the challengers
+    (:func:`fit_challengers`) when ``studies`` are not named (when they are,
+    that is an error)."""
     if not selectors and not classifiers:
         raise ValueError("name a selector or a classifier to challenge the studies")
     data = load_yaml_file(configfile) or {}
@@ -248,7 +348,13 @@ def challenge_config(configfile: str, studies: list[str] | None,
                 continue
             x["datasets"] = keep
         if selectors:
-            x["selectors"] = [dict(e) for e in selectors]
+            x["selectors"], problem = fit_challengers(name, study, selectors,
+                                                      discretize)
+            if problem and studies:
+                raise ValueError(problem)
+            if problem:
+                notes.append(problem)
+                continue
         if classifiers:
             x["classifiers"] = [dict(e) for e in classifiers]
         experiment = challenge_name(name, ident)
@@ -263,6 +369,48 @@ def challenge_config(configfile: str, studies: list[str] | None,
         raise ValueError("no study to challenge: " + "; ".join(notes))
     config["experiments"] = experiments
     return config, notes
+
+
+def fit_challengers(name: str, study: dict[str, Any],
+                    selectors: list[dict[str, Any]],
+                    discretize: dict[str, Any] | None = None,
+                    ) -> tuple[list[dict[str, Any]], str | None]:
+    """The challenger selector entries for ``study`` (its favoured
+    readings), and what stops them from challenging it, or ``None``:
+
+    - a selector that reads discretized codes (:func:`reads_codes`) against a
+      study whose selectors read the raw features (:func:`reads_raw`) gets
+      ``discretize`` (named as written: the ``id`` it has without it); with
+      no ``discretize``, that is the problem;
+    - a study that compares each method's own subset (grid point
+      ``"selected"``, :func:`compares_selected`) against a selector whose
+      subset is every feature (:func:`own_subset`): its numbers there would
+      be those of all features.
+    """
+    entries = [dict(e) for e in selectors]
+    problems = []
+    study = favoured(study)
+    coded = [e for e in entries if "discretize" not in e and reads_codes(e)]
+    if coded and reads_raw(study):
+        if discretize:
+            entries = [{"id": method_id(e), **e, "discretize": dict(discretize)}
+                       if e in coded else e for e in entries]
+        else:
+            problems.append(
+                f"{', '.join(repr(method_id(e)) for e in coded)} reads "
+                f"discretized codes, but the study's selectors read the raw "
+                f"features (discretize: {{strategy: none}}); give it a "
+                f"discretization (--discretize equal-width --bins 5)")
+    whole = [method_id(e) for e in entries if own_subset(e) is False]
+    if whole and compares_selected(study):
+        problems.append(
+            f"the study compares the features each method selects itself (grid "
+            f"point 'selected', e.g. by a threshold), but "
+            f"{', '.join(map(repr, whole))} has no threshold or size, so its "
+            f"'selected' would be every feature (the numbers of all features); "
+            f"give it one (--param n_features_to_select=K, or a threshold "
+            f"parameter of its own)")
+    return entries, f"{name}: {'; '.join(problems)}" if problems else None
 
 
 def check_datasets(datasets: list[str], studies: dict[str, Any]) -> None:

@@ -58,6 +58,32 @@ def rank_scores(scores: np.ndarray) -> np.ndarray:
     return np.argsort(-keyed, kind="mergesort")
 
 
+def check_rankable(scores: np.ndarray) -> np.ndarray:
+    """``scores`` if none is NaN: a ranking made from scores is their order,
+    and a NaN has no place in it (it would rank last, ties in column order,
+    as if scored); else a ValueError naming how many and which features.
+    Infinities are ordered and kept.
+
+    >>> check_rankable(np.array([0.5, np.inf])).tolist()
+    [0.5, inf]
+    >>> check_rankable(np.array([0.5, np.nan, np.nan]))
+    Traceback (most recent call last):
+    ...
+    ValueError: 2 of 3 scores are NaN (features 1, 2); the ranking is the order of the scores: give every feature a number, or return (scores, ranking) from _fit when the ranking is not the scores' order
+    """  # noqa: E501
+    nan = np.flatnonzero(np.isnan(scores))
+    if nan.size:
+        shown = ", ".join(str(j) for j in nan[:5].tolist())
+        more = f" and {nan.size - 5} more" if nan.size > 5 else ""
+        raise ValueError(
+            f"{nan.size} of {scores.size} scores are NaN (feature"
+            f"{'s' if nan.size > 1 else ''} {shown}{more}); the ranking is the "
+            f"order of the scores: give every feature a number, or return "
+            f"(scores, ranking) from _fit when the ranking is not the scores' "
+            f"order")
+    return scores
+
+
 def mean_over_columns(weights: np.ndarray) -> np.ndarray:
     """Row means of per-label (per-target) weights; zeros when there are none.
 
@@ -201,7 +227,8 @@ class BaseMultiLabelSelector(SelectorMixin, BaseEstimator):
         if isinstance(out, tuple):
             scores, ranking = out
         else:
-            scores, ranking = out, rank_scores(out)
+            scores = np.asarray(out, dtype=float)
+            ranking = rank_scores(check_rankable(scores))
         self.scores_ = np.asarray(scores, dtype=float)
         self.ranking_ = np.asarray(ranking, dtype=np.intp)
         return self
