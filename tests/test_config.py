@@ -337,6 +337,34 @@ def test_readings_are_valid_and_expand(monkeypatch):
     assert plan_problem(with_readings({"mlknn-scale": SCALE}), monkeypatch) == ""
 
 
+def test_w2_readings_whose_variants_share_a_name_are_refused(monkeypatch):
+    """Issue 38 W2: reading ``a-b`` option ``c`` and reading ``a`` option
+    ``b-c`` both ran as ``tiny~a-b-c``: one run stood for both."""
+    readings = {"a-b": {"about": "", "favoured": "x", "options": {"x": {}, "c": {}}},
+                "a": {"about": "", "favoured": "y", "probe": True,
+                      "options": {"y": {}, "b-c": {}}}}
+    assert plan_problem(with_readings(readings), monkeypatch) == (
+        "experiment 'tiny': reading 'a-b' option 'c' and reading 'a' option "
+        "'b-c' would both run as the variant 'tiny~a-b-c'; rename one of the "
+        "readings or options")
+    # a favoured option runs no variant: no clash
+    readings["a"]["favoured"] = "b-c"
+    readings["a"]["options"] = {"b-c": {}, "y": {}}
+    assert plan_problem(with_readings(readings), monkeypatch) == ""
+
+
+def test_w2_a_variant_named_like_a_configured_experiment_is_refused():
+    from mlfsbench.workflow.readings import expand_readings
+
+    # the schema keeps '~' out of experiment names; the expansion checks too
+    x = {"n_features": [1], "readings": {"grid": {"about": "", "favoured": "a",
+                                                  "options": {"a": {}, "b": {}}}}}
+    with pytest.raises(ValueError, match=r"^experiment 'e': reading 'grid' option "
+                       r"'b' runs as the variant 'e~grid-b', which is also the "
+                       r"name of a configured experiment; rename one of them$"):
+        expand_readings({"e": x, "e~grid-b": {"n_features": [2]}})
+
+
 @pytest.mark.parametrize("change, message", [
     # favoured names no option
     ({"favoured": "rough"}, "experiment 'tiny': reading 'mlknn-scale' favours "
