@@ -35,9 +35,13 @@ thread count does not change them). Give ``--max-threads N`` to run up to
 A config file given with ``--configfile`` that is empty is an error naming
 it (Snakemake's own message does not). When Snakemake is killed by a signal
 the run says so and exits with ``128 + signal``, as a shell would; so does
-a run interrupted by SIGINT (Ctrl-C: 130) or SIGTERM, once Snakemake has
-cleaned up. A stale lock that Snakemake cannot remove because the config is
-wrong ends with Snakemake's own message about the config.
+a run interrupted by SIGINT (Ctrl-C: 130), SIGTERM (143) or SIGHUP (129),
+once Snakemake has cleaned up. Each stops the run as a terminal's Ctrl-C
+does, whoever sends it: one SIGINT to Snakemake and its jobs
+(:func:`_passing_on`; on SIGTERM alone Snakemake would wait for its running
+jobs to end). A stale lock that
+Snakemake cannot remove because the config is wrong ends with Snakemake's
+own message about the config.
 """
 
 from __future__ import annotations
@@ -195,6 +199,49 @@ def check_configfiles(args: Sequence[str], workdir: Path) -> None:
 
 def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+#: The signals that stop a run: passed on to Snakemake as SIGINT
+#: (:func:`_passing_on`).
+FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@contextlib.contextmanager
+def _passing_on(child: subprocess.Popen, received: list[int], group: bool = True):
+    """While the block runs, SIGINT, SIGTERM or SIGHUP to this process stops
+    Snakemake as a terminal's Ctrl-C does: one SIGINT to Snakemake and every
+    process of its group (its jobs and their workers; :func:`_start` gives
+    it a group of its own, so a terminal's Ctrl-C reaches it through this
+    process only, once). Snakemake alone would wait for its running jobs
+    to end (after SIGINT, and after SIGTERM, its "graceful" stop) however
+    long they run. A SIGHUP this process ignores (``nohup``) stays ignored.
+    Each signal passed on is recorded in ``received``. Without ``group``
+    (Snakemake shares this process's group: an inspection, writing to the
+    terminal itself), SIGINT goes to Snakemake only."""
+
+    def pass_on(signum, _frame):
+        received.append(signum)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            if group:
+                os.killpg(child.pid, signal.SIGINT)
+            else:
+                child.send_signal(signal.SIGINT)
+
+    previous = {s: signal.signal(s, pass_on) for s in FORWARDED
+                if s != signal.SIGHUP or signal.getsignal(s) is not signal.SIG_IGN}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def _start(cmd: list[str], workdir: Path, **kwargs) -> subprocess.Popen:
+    """Snakemake in a process group of its own (:func:`_passing_on` signals
+    it), with SIGINT acted on even when this process ignores it (started in
+    the background of a script: ``mlfsbench run ... &``)."""
+    return subprocess.Popen(cmd, cwd=workdir, process_group=0,
+                            preexec_fn=_default_sigint, **kwargs)
 
 
 def _has_stale_locks(workdir: Path) -> bool:
@@ -452,8 +499,8 @@ def dataset_failures(workdir: Path, datasets: Sequence[str],
 
 class _Follow:
     """Runs Snakemake commands with their output to the run's log file and
-    to a :class:`~mlfsbench.workflow.progress.Progress`; forwards SIGINT and
-    SIGTERM."""
+    to a :class:`~mlfsbench.workflow.progress.Progress`; stops Snakemake on
+    SIGINT and SIGTERM (:func:`_passing_on`)."""
 
     def __init__(self, workdir: Path, log_fh, progress) -> None:
         self.workdir, self.log_fh, self.progress = workdir, log_fh, progress
@@ -462,16 +509,12 @@ class _Follow:
     def __call__(self, cmd: list[str], feed=None) -> int:
         self.log_fh.write(f"$ {' '.join(cmd)}\n")
         self.log_fh.flush()
-        child = subprocess.Popen(cmd, cwd=self.workdir, stdout=subprocess.PIPE,
-                                 stderr=subprocess.STDOUT, text=True,
-                                 errors="replace", preexec_fn=_default_sigint)
+        child = _start(cmd, self.workdir, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, errors="replace")
+        with _passing_on(child, self.received):
+            return self._follow(child, feed)
 
-        def pass_on(signum, _frame):
-            self.received.append(signum)
-            child.send_signal(signum)
-
-        forward = (signal.SIGINT, signal.SIGTERM)
-        previous = {s: signal.signal(s, pass_on) for s in forward}
+    def _follow(self, child: subprocess.Popen, feed) -> int:
         lines: list[str] = []
 
         def read():
@@ -505,8 +548,6 @@ class _Follow:
                 self.progress.close()
         finally:
             stop.set()
-            for s, handler in previous.items():
-                signal.signal(s, handler)
             self.log_fh.flush()
         if feed is not None:
             feed(lines)
@@ -634,27 +675,18 @@ def run(args: Sequence[str], workdir: str | os.PathLike = ".", *,
 
 def _passthrough(cmd: list[str], args: Sequence[str], workdir: Path) -> int:
     """Snakemake with its own output (an inspection: dry run, lint, ...)."""
-    # The runner forwards SIGINT to Snakemake, which must then act on it
+    # The runner passes SIGINT on to Snakemake, which must then act on it
     # even when this process was started with SIGINT ignored (in the
     # background of a script: `mlfsbench run ... &`), a disposition its
-    # children would otherwise inherit.
+    # children would otherwise inherit. It stays in this process's group:
+    # it writes to the terminal (a background group may not).
     # (the triggers take several values: a flag must follow them)
     child = subprocess.Popen([*cmd, *rerun_trigger_args(args), "--rerun-incomplete",
                               *job_thread_args(args), *args], cwd=workdir,
                              preexec_fn=_default_sigint)
-    forward = (signal.SIGINT, signal.SIGTERM)
     received: list[int] = []
-
-    def pass_on(signum, _frame):
-        received.append(signum)
-        child.send_signal(signum)
-
-    previous = {s: signal.signal(s, pass_on) for s in forward}
-    try:
+    with _passing_on(child, received, group=False):
         code = child.wait()
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
     stopped = _interrupted(code, received, workdir)
     return code if stopped is None else stopped
 
