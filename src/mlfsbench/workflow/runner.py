@@ -37,7 +37,7 @@ it (Snakemake's own message does not). When Snakemake is killed by a signal
 the run says so and exits with ``128 + signal``, as a shell would; so does
 a run interrupted by SIGINT (Ctrl-C: 130), SIGTERM (143) or SIGHUP (129),
 once Snakemake has cleaned up. Each stops the run as a terminal's Ctrl-C
-does, whoever sends it: one SIGINT to Snakemake and its jobs
+does, whoever sends it: SIGINT to Snakemake and its jobs
 (:func:`_passing_on`; on SIGTERM alone Snakemake would wait for its running
 jobs to end). A stale lock that
 Snakemake cannot remove because the config is wrong ends with Snakemake's
@@ -201,31 +201,72 @@ def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-#: The signals that stop a run: passed on to Snakemake as SIGINT
-#: (:func:`_passing_on`).
+def descendants(pid: int) -> list[int]:
+    """The processes below ``pid`` (its children, theirs, ...), from
+    ``/proc``; none where there is no ``/proc``."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return []
+    children: dict[int, list[int]] = {}
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in out:
+                out.append(child)
+                todo.append(child)
+    return out
+
+
+def _from_terminal(signum: int) -> bool:
+    """Whether ``signum`` is most likely a terminal's Ctrl-C: SIGINT while
+    this process's group is its terminal's foreground group (the terminal
+    sent it to the whole group: Snakemake and its jobs have it too)."""
+    if signum != signal.SIGINT:
+        return False
+    try:
+        fd = os.open("/dev/tty", os.O_RDONLY)
+    except OSError:  # no controlling terminal
+        return False
+    try:
+        return os.tcgetpgrp(fd) == os.getpgrp()
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+#: The signals that stop a run (:func:`_passing_on`).
 FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 @contextlib.contextmanager
-def _passing_on(child: subprocess.Popen, received: list[int], group: bool = True):
+def _passing_on(child: subprocess.Popen, received: list[int]):
     """While the block runs, SIGINT, SIGTERM or SIGHUP to this process stops
-    Snakemake as a terminal's Ctrl-C does: one SIGINT to Snakemake and every
-    process of its group (its jobs and their workers; :func:`_start` gives
-    it a group of its own, so a terminal's Ctrl-C reaches it through this
-    process only, once). Snakemake alone would wait for its running jobs
-    to end (after SIGINT, and after SIGTERM, its "graceful" stop) however
-    long they run. A SIGHUP this process ignores (``nohup``) stays ignored.
-    Each signal passed on is recorded in ``received``. Without ``group``
-    (Snakemake shares this process's group: an inspection, writing to the
-    terminal itself), SIGINT goes to Snakemake only."""
+    Snakemake as a terminal's Ctrl-C does: SIGINT to Snakemake and to every
+    process under it (its jobs and their workers). Snakemake alone would
+    wait for its running jobs to end (after SIGINT, and after SIGTERM, its
+    "graceful" stop) however long they run. A terminal's Ctrl-C has reached
+    them all already (:func:`_from_terminal`): Snakemake alone gets it once
+    more, as before. A SIGHUP this process ignores (``nohup``) stays
+    ignored. Each signal is recorded in ``received``."""
 
     def pass_on(signum, _frame):
         received.append(signum)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            if group:
-                os.killpg(child.pid, signal.SIGINT)
-            else:
-                child.send_signal(signal.SIGINT)
+        targets = [child.pid]
+        if not _from_terminal(signum):
+            targets += descendants(child.pid)
+        for pid in targets:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGINT)
 
     previous = {s: signal.signal(s, pass_on) for s in FORWARDED
                 if s != signal.SIGHUP or signal.getsignal(s) is not signal.SIG_IGN}
@@ -234,14 +275,6 @@ def _passing_on(child: subprocess.Popen, received: list[int], group: bool = True
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
-
-
-def _start(cmd: list[str], workdir: Path, **kwargs) -> subprocess.Popen:
-    """Snakemake in a process group of its own (:func:`_passing_on` signals
-    it), with SIGINT acted on even when this process ignores it (started in
-    the background of a script: ``mlfsbench run ... &``)."""
-    return subprocess.Popen(cmd, cwd=workdir, process_group=0,
-                            preexec_fn=_default_sigint, **kwargs)
 
 
 def _has_stale_locks(workdir: Path) -> bool:
@@ -509,8 +542,9 @@ class _Follow:
     def __call__(self, cmd: list[str], feed=None) -> int:
         self.log_fh.write(f"$ {' '.join(cmd)}\n")
         self.log_fh.flush()
-        child = _start(cmd, self.workdir, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True, errors="replace")
+        child = subprocess.Popen(cmd, cwd=self.workdir, stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT, text=True,
+                                 errors="replace", preexec_fn=_default_sigint)
         with _passing_on(child, self.received):
             return self._follow(child, feed)
 
@@ -678,14 +712,13 @@ def _passthrough(cmd: list[str], args: Sequence[str], workdir: Path) -> int:
     # The runner passes SIGINT on to Snakemake, which must then act on it
     # even when this process was started with SIGINT ignored (in the
     # background of a script: `mlfsbench run ... &`), a disposition its
-    # children would otherwise inherit. It stays in this process's group:
-    # it writes to the terminal (a background group may not).
+    # children would otherwise inherit.
     # (the triggers take several values: a flag must follow them)
     child = subprocess.Popen([*cmd, *rerun_trigger_args(args), "--rerun-incomplete",
                               *job_thread_args(args), *args], cwd=workdir,
                              preexec_fn=_default_sigint)
     received: list[int] = []
-    with _passing_on(child, received, group=False):
+    with _passing_on(child, received):
         code = child.wait()
     stopped = _interrupted(code, received, workdir)
     return code if stopped is None else stopped
