@@ -38,7 +38,9 @@ class Case:
     ``arff`` names the ARFF file(s) given to the reader, ``xml`` the label
     file (``None``: no ``--xml``). ``error`` is a regular expression the
     message must match after the file's name; otherwise ``X``/``Y`` (and
-    ``features``/``labels`` when set) are the loaded values.
+    ``features``/``labels`` when set) are the loaded values. ``cli_error``:
+    the commands' error (``describe``, ``select``) for a file the loader
+    reads (its values are then ``X``/``Y``).
     """
 
     id: str
@@ -51,6 +53,7 @@ class Case:
     features: list[str] | None = None
     labels: list[str] | None = None
     extra: list[str] = field(default_factory=list)
+    cli_error: str | None = None
 
     def write(self, folder: Path) -> tuple[list[Path], Path | None]:
         """Write the files; return the ARFF path(s) and the XML path."""
@@ -164,6 +167,10 @@ CASES: list[Case] = [
     good("single-instance", HEAD + "1.5,a,1,0\n", X=[[1.5, 1, 0, 0]], Y=[[1, 0]]),
     good("constant-label", HEAD + "1.5,a,1,0\n2.5,b,1,1\n3.5,a,1,1\n",
          Y=[[1, 0], [1, 1], [1, 1]]),
+    # read, but the commands refuse it: nothing to select from (issue 38 U6)
+    good("no-features", "@relation t\n@attribute l1 {0,1}\n@attribute l2 {0,1}\n"
+         "@data\n1,0\n0,1\n1,1\n", X=[[], [], []], features=[],
+         cli_error=r"no features: its attributes are the 2 labels only"),
 
     # --------------------------------------------- clear errors
     bad("integer-label-0.4", INT_LABEL + "1.5,a,1,0.4\n2.5,b,0,1\n",

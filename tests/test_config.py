@@ -247,6 +247,21 @@ def test_grid_that_fits_no_dataset_is_rejected_when_the_count_is_known(tmp_path)
     check_grid_fits("x", experiment, counts)
 
 
+def test_u6_a_prepared_dataset_without_features_stops_the_plan(tmp_path):
+    """Issue 38 U6: a dataset with 0 features was prepared and failed at
+    select ("Found array with 0 feature(s)", no dataset named). Once
+    prepared (the run's data stage), the plan refuses it before any job."""
+    experiment = tiny()["experiments"]["tiny"]
+    dataset = experiment["datasets"][0]
+    experiment["n_features"] = [1, "all"]
+    (tmp_path / f"{dataset}.stats.json").write_text('{"features": 0}')
+    counts = prepared_feature_counts(experiment, root=str(tmp_path))
+    with pytest.raises(ValueError, match=rf"^experiment 'x': dataset '{dataset}' has "
+                       r"no features \(every attribute of its files is a label\): "
+                       r"there is nothing to select from$"):
+        check_grid_fits("x", experiment, counts)
+
+
 def test_integral_float_and_int_give_one_id_and_one_param():
     a = {"name": "mlknn", "params": {"k": 10, "s": 1.0}}
     b = {"name": "mlknn", "params": {"k": 10.0, "s": 1}}
