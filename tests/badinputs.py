@@ -105,6 +105,9 @@ SPARSE_X = [[1.5, 0], [0, 2.0], [0, 0]]
 MEKA = ("@relation 'm: -C 2'\n@attribute l1 {0,1}\n@attribute l2 {0,1}\n"
         "@attribute f1 numeric\n@data\n1,0,1.5\n0,1,2.5\n1,1,3.5\n")
 
+ONLY_LABELS = ("@relation t\n@attribute l1 {0,1}\n@attribute l2 {0,1}\n@data\n"
+               "1,0\n0,1\n1,1\n")
+
 CASES: list[Case] = [
     # ------------------------------------------------ read correctly
     good("plain", HEAD + ROWS, features=NAMES, labels=["l1", "l2"]),
@@ -168,9 +171,14 @@ CASES: list[Case] = [
     good("constant-label", HEAD + "1.5,a,1,0\n2.5,b,1,1\n3.5,a,1,1\n",
          Y=[[1, 0], [1, 1], [1, 1]]),
     # read, but the commands refuse it: nothing to select from (issue 38 U6)
-    good("no-features", "@relation t\n@attribute l1 {0,1}\n@attribute l2 {0,1}\n"
-         "@data\n1,0\n0,1\n1,1\n", X=[[], [], []], features=[],
+    good("no-features", ONLY_LABELS, X=[[], [], []], features=[],
          cli_error=r"no features: its attributes are the 2 labels only"),
+    bad("no-features-meka", ONLY_LABELS.replace("@relation t", "@relation 't: -C 2'"),
+        r"MEKA option '-C 2' does not fit 2 attributes", xml=None),
+    Case("no-features-train-test", {"t-train.arff": ONLY_LABELS,
+                                    "t-test.arff": ONLY_LABELS, "t.xml": XML},
+         arff=("t-train.arff", "t-test.arff"), X=[[]] * 6, Y=GOOD_Y * 2,
+         features=[], cli_error=r"t-train\.arff: no features"),
 
     # --------------------------------------------- clear errors
     bad("integer-label-0.4", INT_LABEL + "1.5,a,1,0.4\n2.5,b,0,1\n",
