@@ -157,6 +157,7 @@ def summary_inputs():
     out = claims_targets()
     for e, x in MAIN_EXPERIMENTS.items():
         out += [rules.headline.output.png.format(experiment=e), *_stats(e, "cd")]
+        out += _stats(e)  # whether a diagram was drawn, or why not
         out += _stats(e, "html", rules.paper_table.output)  # the papers' tables
         out += [
             rules.plot.output.png.format(experiment=e, dataset=d) for d in x["datasets"]

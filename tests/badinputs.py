@@ -47,6 +47,8 @@ class Case:
     message must match after the file's name; otherwise ``X``/``Y`` (and
     ``features``/``labels`` when set) are the loaded values and ``warning``
     a regular expression the one warning must match (``None``: no warning).
+    ``cli_error``: the commands' error (``describe``, ``select``) for a file
+    the loader reads (its values are then ``X``/``Y``).
     """
 
     id: str
@@ -60,6 +62,7 @@ class Case:
     labels: list[str] | None = None
     warning: str | None = None
     extra: list[str] = field(default_factory=list)
+    cli_error: str | None = None
 
     def write(self, folder: Path) -> tuple[list[Path], Path | None]:
         """Write the files; return the ARFF path(s) and the XML path."""
@@ -165,6 +168,9 @@ SPARSE_X = [[1.5, 0], [0, 2.0], [0, 0]]
 MEKA = ("@relation 'm: -C 2'\n@attribute l1 {0,1}\n@attribute l2 {0,1}\n"
         "@attribute f1 numeric\n@data\n1,0,1.5\n0,1,2.5\n1,1,3.5\n")
 
+ONLY_LABELS = ("@relation t\n@attribute l1 {0,1}\n@attribute l2 {0,1}\n@data\n"
+               "1,0\n0,1\n1,1\n")
+
 CASES: list[Case] = [
     # ------------------------------------------------ read correctly
     good("plain", HEAD + ROWS, features=NAMES, labels=["l1", "l2"]),
@@ -252,6 +258,15 @@ CASES: list[Case] = [
         features=["f1", "f2"], labels=["l1", "l2"]),
     rda("rda-missing-value", {"f1": [1.5, NAN, 3.5]}),
     rda("rda-magnitude-below-the-limit", {"f1": [1e149, -1e149, 0.0]}),
+    # read, but the commands refuse it: nothing to select from (issue 38 U6)
+    good("no-features", ONLY_LABELS, X=[[], [], []], features=[],
+         cli_error=r"no features: its attributes are the 2 labels only"),
+    bad("no-features-meka", ONLY_LABELS.replace("@relation t", "@relation 't: -C 2'"),
+        r"MEKA option '-C 2' does not fit 2 attributes", xml=None),
+    Case("no-features-train-test", {"t-train.arff": ONLY_LABELS,
+                                    "t-test.arff": ONLY_LABELS, "t.xml": XML},
+         arff=("t-train.arff", "t-test.arff"), X=[[]] * 6, Y=GOOD_Y * 2,
+         features=[], cli_error=r"t-train\.arff: no features"),
 
     # --------------------------------------------- clear errors
     bad("integer-label-0.4", INT_LABEL + "1.5,a,1,0.4\n2.5,b,0,1\n",

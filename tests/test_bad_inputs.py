@@ -44,7 +44,7 @@ def _one_line_error(capsys, folder: Path, case: Case) -> str:
     err = capsys.readouterr().err
     assert err.count("\n") == 1, err
     assert err.startswith(f"mlfsbench: error: {folder}/"), err  # names the file
-    assert re.search(case.error, err), err
+    assert re.search(case.cli_error or case.error, err), err
     return err
 
 
@@ -54,7 +54,7 @@ def test_describe(case, tmp_path, capsys):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         code = main(argv)
-    if case.error:
+    if case.error or case.cli_error:
         assert code == 1
         _one_line_error(capsys, tmp_path, case)
         return
@@ -112,7 +112,7 @@ SELECT = ["integer-feature-keeps-reals", "gzip-latin-1", "meka-bzip2",
           "missing-feature", "nan-in-integer", "inf-in-numeric", "empty-data",
           "integer-label-0.4", "quoted-nan-in-numeric",
           "word-apple-beside-category-Apple", "rda-plain", "rda-inf",
-          "rda-1.7e308"]
+          "rda-1.7e308", "no-features"]
 
 
 @pytest.mark.parametrize("case_id", SELECT)
@@ -120,7 +120,7 @@ def test_select(case_id, tmp_path, capsys):
     case = BY_ID[case_id]
     code = main(["select", *_argv(case, tmp_path), "--method", "mim-br",
                  "--discretize", "equal-width", "--bins", "2", "--json"])
-    if case.error:
+    if case.error or case.cli_error:
         assert code == 1
         _one_line_error(capsys, tmp_path, case)
         return

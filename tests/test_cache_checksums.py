@@ -138,6 +138,33 @@ def test_edited_metric_value_stops_the_tables_naming_the_file(batch):
     assert not (batch / "summary.tsv").exists()
 
 
+def test_u6_a_failing_aggregate_leaves_the_last_good_tables(batch):
+    """Issue 38 U6: Snakemake deletes a job's outputs before it runs and
+    when it fails, so a failing aggregate took the experiment's earlier
+    tables with it. Each successful one keeps them in tables/last-good/."""
+    out = batch / "tables"
+    metrics, summary = out / "metrics.tsv", out / "summary.tsv"
+    write_tables([batch / "m.tsv"], metrics, summary)
+    kept = out / "last-good"
+    assert sorted(p.name for p in kept.iterdir()) == ["metrics.tsv", "summary.tsv"]
+    assert (kept / "metrics.tsv").read_bytes() == metrics.read_bytes()
+    assert (kept / "metrics.tsv").stat().st_ino == metrics.stat().st_ino  # a link
+    good = {p.name: p.read_bytes() for p in (metrics, summary)}
+    # the next aggregate: Snakemake deletes its outputs, the job fails
+    metrics.unlink()
+    summary.unlink()
+    _edit_value(batch / "m.tsv")
+    with pytest.raises(CacheIntegrityError):
+        write_tables([batch / "m.tsv"], metrics, summary)
+    assert not metrics.exists()
+    assert {p.name: p.read_bytes() for p in kept.iterdir()} == good
+    # a later success keeps its own tables (the edited value, recorded anew)
+    (batch / "m.tsv.sha256").write_text(f"{sha256(batch / 'm.tsv')}  m.tsv\n")
+    write_tables([batch / "m.tsv"], metrics, summary)
+    assert (kept / "metrics.tsv").read_bytes() == metrics.read_bytes() != good[
+        "metrics.tsv"]
+
+
 def test_intact_tables_read_as_before(batch):
     table = write_tables([batch / "m.tsv"], batch / "metrics.tsv",
                          batch / "summary.tsv")

@@ -187,7 +187,7 @@ def test_several_classifiers_and_a_classifier_challenger():
 def test_a_metric_without_a_test_says_why():
     one = {"d1": HAND["d1"]}
     m = challenge_metric(frame(one), "hamming_loss", ["x"], {"n_features": 5})
-    assert m["note"].startswith("needs >= 2 datasets")
+    assert m["note"] == "needs at least 2 datasets, this run has 1"
     rows = challenge_rows("e", [m], {"n_features": 5})
     assert rows[["challenger", "note"]].values.tolist() == [["x", m["note"]]]
     cells = summary_rows(rows)
@@ -445,7 +445,7 @@ def test_tiny_run_with_a_challenger_writes_the_pages(tmp_path, shared_datasets):
         assert (res / "tiny" / "challenge" / f"{metric}_cd.png").stat().st_size > 500
     # one dataset: no rank test, and the pages say why
     rows = pd.read_csv(res / "tiny" / "challenge" / "challenge.tsv", sep="\t")
-    assert rows["note"].str.startswith("needs >= 2 datasets").all()
+    assert (rows["note"] == "needs at least 2 datasets, this run has 1").all()
     assert rows["challenger"].str.startswith("ig-br-").all()
     across = (res / "challenges.html").read_text()
     assert "id='study-tiny'" in across and "My IG" in across

@@ -829,6 +829,42 @@ def test_t7_friedman_is_not_checkable_on_the_six_datasets_of_issue_26():
     assert "Table 6 on these 8 datasets gives F = 4.38 > 2.32" in row["printed"]
 
 
+def test_u2_rank_claims_on_one_dataset_are_not_checkable_with_the_reason():
+    """Issue 38 U2: Lee 2016 challenged on yeast alone. The claims job
+    crashed on Table 7's Friedman claim ("need at least 2 datasets"), and
+    Fig. 6's Bonferroni-Dunn claim blamed the paper's own numbers (a CD of
+    8.06 on one dataset); every rank-test claim now says why it cannot be
+    judged, and the other claims are judged as before."""
+    from mlfsbench.report.claims import evaluate_claims
+    from mlfsbench.report.compare import compare
+
+    methods = ["lee2016", "br-cc", "br-or", "ela-chi", "fimf", "mfs"]
+    rows = [("yeast", "ho80", m, "br-lr", str(k), metric, 0.2 + 0.01 * i, 0.01, 10)
+            for i, m in enumerate(methods) for k in (1, 50, "all")
+            for metric in ("hamming_loss", "ranking_loss")]
+    summary = pd.DataFrame(rows, columns=["dataset", "split", "selector",
+                                          "classifier", "n_features", "metric",
+                                          "mean", "std", "folds"])
+    stats = {m: compare(summary, m, n_features=50, control="lee2016")
+             for m in ("hamming_loss", "ranking_loss")}
+    assert stats["hamming_loss"]["skipped"] == (
+        "needs at least 2 datasets, this run has 1")
+    res = Results("nowhere", datasets=["yeast"], summary=summary, stats=stats,
+                  methods={m: m for m in methods})
+    data = load_claims(REPO / "config" / "papers" / "lee2016.claims.yaml")
+    table = evaluate_claims(data, "lee2016", res, printed_study("lee2016"))
+    ranked = table[table["rule"].isin(["friedman", "significance", "average_rank"])]
+    assert sorted(ranked["claim"]) == ["fig6-better-than-baseline",
+                                       "fig6-similar-to-compared", "t7-friedman"]
+    assert (ranked["verdict"] == NOT_CHECKABLE).all()
+    assert (ranked["note"] == "needs at least 2 datasets, this run has 1").all()
+    assert (ranked["printed"] == "").all()
+    # a value claim on yeast is still judged (0.2 against the paper's 0.209)
+    row = table.set_index("claim").loc["t5-yeast-proposed"]
+    assert (row["verdict"], row["ours"][:28]) == (NOT_REPRODUCED,
+                                                  "0.2000 ± 0.0100 s.d., n = 10")
+
+
 def ranking_loss_run(datasets, winner="group-jmi-rand"):
     """Rank-score results where ``winner`` has the lowest ranking loss on
     every dataset at every K."""

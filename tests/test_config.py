@@ -247,6 +247,21 @@ def test_grid_that_fits_no_dataset_is_rejected_when_the_count_is_known(tmp_path)
     check_grid_fits("x", experiment, counts)
 
 
+def test_u6_a_prepared_dataset_without_features_stops_the_plan(tmp_path):
+    """Issue 38 U6: a dataset with 0 features was prepared and failed at
+    select ("Found array with 0 feature(s)", no dataset named). Once
+    prepared (the run's data stage), the plan refuses it before any job."""
+    experiment = tiny()["experiments"]["tiny"]
+    dataset = experiment["datasets"][0]
+    experiment["n_features"] = [1, "all"]
+    (tmp_path / f"{dataset}.stats.json").write_text('{"features": 0}')
+    counts = prepared_feature_counts(experiment, root=str(tmp_path))
+    with pytest.raises(ValueError, match=rf"^experiment 'x': dataset '{dataset}' has "
+                       r"no features \(every attribute of its files is a label\): "
+                       r"there is nothing to select from$"):
+        check_grid_fits("x", experiment, counts)
+
+
 def test_integral_float_and_int_give_one_id_and_one_param():
     a = {"name": "mlknn", "params": {"k": 10, "s": 1.0}}
     b = {"name": "mlknn", "params": {"k": 10.0, "s": 1}}
@@ -335,6 +350,34 @@ SCALE = {"about": "the paper is silent", "favoured": "raw", "options": {
 
 def test_readings_are_valid_and_expand(monkeypatch):
     assert plan_problem(with_readings({"mlknn-scale": SCALE}), monkeypatch) == ""
+
+
+def test_w2_readings_whose_variants_share_a_name_are_refused(monkeypatch):
+    """Issue 38 W2: reading ``a-b`` option ``c`` and reading ``a`` option
+    ``b-c`` both ran as ``tiny~a-b-c``: one run stood for both."""
+    readings = {"a-b": {"about": "", "favoured": "x", "options": {"x": {}, "c": {}}},
+                "a": {"about": "", "favoured": "y", "probe": True,
+                      "options": {"y": {}, "b-c": {}}}}
+    assert plan_problem(with_readings(readings), monkeypatch) == (
+        "experiment 'tiny': reading 'a-b' option 'c' and reading 'a' option "
+        "'b-c' would both run as the variant 'tiny~a-b-c'; rename one of the "
+        "readings or options")
+    # a favoured option runs no variant: no clash
+    readings["a"]["favoured"] = "b-c"
+    readings["a"]["options"] = {"b-c": {}, "y": {}}
+    assert plan_problem(with_readings(readings), monkeypatch) == ""
+
+
+def test_w2_a_variant_named_like_a_configured_experiment_is_refused():
+    from mlfsbench.workflow.readings import expand_readings
+
+    # the schema keeps '~' out of experiment names; the expansion checks too
+    x = {"n_features": [1], "readings": {"grid": {"about": "", "favoured": "a",
+                                                  "options": {"a": {}, "b": {}}}}}
+    with pytest.raises(ValueError, match=r"^experiment 'e': reading 'grid' option "
+                       r"'b' runs as the variant 'e~grid-b', which is also the "
+                       r"name of a configured experiment; rename one of them$"):
+        expand_readings({"e": x, "e~grid-b": {"n_features": [2]}})
 
 
 @pytest.mark.parametrize("change, message", [

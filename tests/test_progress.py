@@ -213,3 +213,51 @@ def test_a_long_quiet_job_gets_a_still_running_line():
     n = len(out.getvalue().splitlines())
     progress.tick()
     assert len(out.getvalue().splitlines()) == n
+
+
+def _prepare_block(i: int, dataset: str) -> str:
+    return (f"[Wed Nov 25 16:23:00 2026]\nrule prepare:\n"
+            f"    output: data/prepared/{dataset}.npz\n    jobid: {i}\n"
+            f"    wildcards: dataset={dataset}\n    resources: tmpdir=/tmp\n")
+
+
+def test_u6_jobs_done_never_exceed_the_total():
+    """Issue 38 U6: the counter read ``17/1``. The totals come from a dry
+    run; a job it did not list that runs anyway (here 17 prepare jobs of
+    datasets the plan gives no study: "all studies") counted as done but
+    never in the total. It is counted in the total when it starts."""
+    out = io.StringIO()
+    progress = Progress(out, tty=False, users=USERS, clock=Clock())
+    progress.expect(["rule summary:\n", "    jobid: 1\n",
+                     "    resources: tmpdir=/tmp\n"])
+    assert progress.total == {"all studies": 1}
+    for i in range(2, 19):
+        for line in (_prepare_block(i, f"d{i}") + f"Finished jobid: {i}\n"
+                     ).splitlines(keepends=True):
+            progress.feed(line)
+    lines = [line.split("] ", 1)[1] for line in out.getvalue().splitlines()]
+    assert lines[:2] == ["all studies 0/2: start prepare (d2)",
+                         "all studies 1/2: done prepare (d2)"]
+    assert lines[-1] == "all studies 17/18: done prepare (d18)"
+    for line in ["rule summary:\n", "    jobid: 1\n", "    resources: tmpdir=/tmp\n",
+                 "Finished jobid: 1\n"]:
+        progress.feed(line)
+    assert progress.done == progress.total == {"all studies": 18}
+    assert out.getvalue().splitlines()[-1].endswith("all studies 18/18: done summary")
+
+
+def test_a_new_snakemake_command_forgets_the_last_one_s_running_jobs():
+    """Job ids restart with each Snakemake command (the data stage, then the
+    run): a job the data stage left running is not the run's job 3, nor
+    shown running."""
+    out = io.StringIO()
+    progress = Progress(out, tty=True, users=USERS, clock=Clock())
+    progress.start_stage(" (datasets)")
+    for line in _prepare_block(3, "emotions").splitlines(keepends=True):
+        progress.feed(line)  # never finished: its Snakemake stopped
+    progress.start_stage("")
+    progress.expect(DRY_RUN.splitlines(keepends=True))
+    assert progress.running == {}
+    progress.feed("Finished jobid: 3 (Rule: prepare)\n")  # not a job of this run
+    assert progress.done == {} and progress.total == {"e1": 2, "e2": 2}
+    assert not any("running" in line for line in progress.lines())

@@ -6,6 +6,7 @@ Each test failed before its fix; the ids (S1, U4, ...) are the issue's.
 from __future__ import annotations
 
 import bz2
+import contextlib
 import gzip
 import re
 
@@ -427,6 +428,73 @@ def test_ctrl_c_of_mlfsbench_run_exits_130_after_cleanup(tmp_path):
     assert proc.returncode == 130
     assert (work / "cleaned").read_text() == "yes"
     assert "interrupted" in err
+
+
+JOB = ("import signal, sys, time\n"
+       "def stop(signum, frame):\n"
+       "    open('job-stopped', 'w').write(signal.Signals(signum).name)\n"
+       "    sys.exit(1)\n"
+       "signal.signal(signal.SIGINT, stop)\n"
+       "open('job-ready', 'w').write('')\n"
+       "time.sleep(60)\n")
+
+
+@pytest.mark.parametrize(("name", "status"), [("SIGTERM", 143), ("SIGINT", 130),
+                                              ("SIGHUP", 129)])
+def test_u5_a_signal_to_mlfsbench_run_alone_stops_its_jobs_as_ctrl_c(
+        tmp_path, name, status):
+    """Issue 38 U5: ``kill -TERM`` of ``mlfsbench run`` (its pid only, not
+    its process group) was ignored for more than 90 s while a job ran:
+    Snakemake's own stop on SIGTERM waits for the running jobs. The run now
+    stops as a terminal's Ctrl-C does, SIGINT to Snakemake and its job."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "Snakefile").write_text("")
+    (tmp_path / "job.py").write_text(JOB)
+    # Snakemake's behaviour: SIGTERM waits for the running job; SIGINT
+    # cancels, then waits for the job's end (a job it does not stop itself)
+    exe = _fake_snakemake(tmp_path, (
+        "import subprocess\n"
+        "if '--unlock' in sys.argv: sys.exit(0)\n"
+        f"job = subprocess.Popen([sys.executable, {str(tmp_path / 'job.py')!r}])\n"
+        "got = []\n"
+        "signal.signal(signal.SIGTERM, lambda s, f: got.append(s))\n"
+        "signal.signal(signal.SIGINT, lambda s, f: got.append(s))\n"
+        "while job.poll() is None:\n"
+        "    time.sleep(0.05)\n"
+        "if signal.SIGINT in got:\n"
+        "    open('cleaned', 'w').write(str([signal.Signals(s).name for s in got]))\n"
+        "    sys.exit(1)\n"))
+    code = ("import sys\n"
+            "import mlfsbench.workflow.runner as runner\n"
+            f"runner._snakemake_cmd = lambda: [sys.executable, {str(exe)!r}]\n"
+            "from mlfsbench.cli import main\n"
+            "sys.exit(main(['run', '--cores', '1']))\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=work,
+                            stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)  # no terminal's group
+    deadline = time.monotonic() + 30
+    while not (work / "job-ready").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    start = time.monotonic()
+    os.kill(proc.pid, getattr(signal, name))
+    try:
+        _, err = proc.communicate(timeout=20)  # the job would sleep 60 s
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert time.monotonic() - start < 20
+    assert proc.returncode == status, err
+    # one SIGINT each, as from a terminal: the job stopped, Snakemake cleaned up
+    assert (work / "job-stopped").read_text() == "SIGINT"
+    assert (work / "cleaned").read_text() == "['SIGINT']"
+    assert f"interrupted by {name}; the run is incomplete" in err
 
 
 def test_u6_stale_lock_and_config_error_reports_the_config_error(

@@ -66,10 +66,20 @@ def test_compare_skips_with_one_dataset(tmp_path):
     s.to_csv(tmp_path / "s.tsv", sep="\t", index=False)
     res = write_comparison(tmp_path / "s.tsv", "hamming_loss", tmp_path / "h.json",
                            tmp_path / "h.png")
-    assert "needs >= 2 datasets" in res["skipped"]
+    assert res["skipped"] == "needs at least 2 datasets, this run has 1"
     assert (tmp_path / "h.png").read_bytes()[:4] == b"\x89PNG"
     table = ranks_table([tmp_path / "h.json"], tmp_path / "r.tsv")
     assert table["note"].iloc[0] == res["skipped"]
+
+
+def test_compare_says_a_dataset_without_every_method_left_one():
+    s = summary_frame()
+    s = s[s["dataset"].isin(["a", "b"])
+          & ~((s["dataset"] == "b") & (s["selector"] == "mid"))]
+    res = compare(s, "hamming_loss", n_features=1)
+    assert res["datasets_without_all_methods"] == ["b"]
+    assert res["skipped"] == ("needs at least 2 datasets, this run has 1 with "
+                              "every method's results (b lacks some)")
 
 
 def test_write_comparison_draws_a_cd_diagram(tmp_path):

@@ -9,6 +9,7 @@ import matplotlib.image as mpimg
 import pandas as pd
 import pytest
 import yaml
+from matplotlib.text import Text
 
 from mlfsbench.report.compare import cd_alt, write_comparison
 from mlfsbench.report.headline import headline_plot
@@ -111,6 +112,45 @@ def test_summary_page_has_verdicts_datasets_and_figures(tmp_path, monkeypatch):
                   tmp_path / "summary.html")
     page = (tmp_path / "summary.html").read_text()
     assert page.index("id='summary-x'") < page.index("id='summary-a-first'")
+
+
+def test_u2_one_dataset_says_why_it_has_no_cd_diagram(tmp_path, monkeypatch):
+    """Issue 38 U2: a study on one dataset showed grey placeholder pictures
+    for its CD diagrams and a headline title cut at both edges."""
+    monkeypatch.chdir(tmp_path)
+    root = tmp_path / "results" / "x"
+    (root / "plots").mkdir(parents=True)
+    (root / "stats").mkdir()
+    one = summary_frame()
+    one = one[one["dataset"] == "a"]
+    one.to_csv(tmp_path / "one.tsv", sep="\t", index=False)
+    for metric in ("hamming_loss", "ranking_loss"):
+        write_comparison(tmp_path / "one.tsv", "hamming_loss",
+                         root / "stats" / f"{metric}.json",
+                         root / "stats" / f"{metric}_cd.png")
+    fig = headline_plot(one, "hamming_loss", root / "plots" / "headline.png")
+    files = ["results/x/plots/headline.png",
+             *(f"results/x/stats/{m}{end}" for m in ("hamming_loss", "ranking_loss")
+               for end in ("_cd.png", ".json"))]
+    info = summary_info({"x": {"datasets": ["a"], "claims": None}}, files)
+    assert info["x"]["cd_skipped"] == {
+        "hamming_loss": "needs at least 2 datasets, this run has 1",
+        "ranking_loss": "needs at least 2 datasets, this run has 1"}
+    write_summary(info, tmp_path / "summary.html")
+    page = (tmp_path / "summary.html").read_text()
+    assert page.count("src='data:image/png;base64,") == 1  # the headline only
+    assert ("<p class='nocd' id='cd-x-hamming_loss'><b>Critical differences: "
+            "Hamming loss (lower is better)</b>: no diagram; the rank test needs "
+            "at least 2 datasets, this run has 1.</p>") in page
+    assert "id='cd-x-ranking_loss'" in page  # the claims' links land there
+    # the headline's title is folded inside its one panel's width (it ran
+    # off the picture's left and right edges)
+    assert fig.get_suptitle() == ("Hamming loss (lower is better): mean over\n"
+                                  "folds, band ± 1 s.d. over 2 folds (dashed:\n"
+                                  "all features)")
+    (title,) = [t for t in fig.findobj(Text) if t.get_text() == fig.get_suptitle()]
+    box = title.get_window_extent(fig.canvas.get_renderer())
+    assert 0 < box.x0 < box.x1 < fig.bbox.width
 
 
 def test_figures_alt_texts_state_their_result(tmp_path, monkeypatch):

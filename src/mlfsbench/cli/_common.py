@@ -100,6 +100,27 @@ def add_data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
+def with_features(ds, paths: Sequence[Any]):
+    """``ds`` (read from ``paths``), or an error naming the first file when
+    it has no feature: every attribute is a label (``describe`` printed its
+    statistics and ``select`` failed inside the selector, naming no file).
+
+    >>> import numpy as np
+    >>> from mlfsbench.data import Dataset
+    >>> ds = Dataset("d", np.zeros((3, 0)), np.ones((3, 2), np.uint8), [], ["a", "b"])
+    >>> try:
+    ...     with_features(ds, ["d.arff"])
+    ... except ValueError as exc:
+    ...     print(exc)
+    d.arff: no features: its attributes are the 2 labels only
+    """
+    if ds.X.shape[1] == 0:
+        what = "targets" if ds.is_regression else "labels"
+        raise ValueError(f"{paths[0]}: no features: its attributes are the "
+                         f"{ds.Y.shape[1]} {what} only")
+    return ds
+
+
 def passthrough(args: argparse.Namespace, extra: list[str]) -> list[str]:
     """The arguments a command hands on to Snakemake: those it did not know,
     without the ``--`` that separates them."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mlfsbench.cli._common import add_data_args, print_record
+from mlfsbench.cli._common import add_data_args, print_record, with_features
 
 
 def add_parser(sub) -> None:
@@ -36,9 +36,10 @@ def folder_name(paths) -> str | None:
 def run(args) -> int:
     from mlfsbench.data import dataset_statistics, load_dataset
 
-    ds = load_dataset(args.arff, args.xml, name=args.name or folder_name(args.arff),
-                      nominal=args.nominal, targets=args.targets,
-                      accept_xml=args.accept_xml)
+    ds = with_features(load_dataset(args.arff, args.xml,
+                                    name=args.name or folder_name(args.arff),
+                                    nominal=args.nominal, targets=args.targets,
+                                    accept_xml=args.accept_xml), args.arff)
     stats = {"dataset": ds.name, **dataset_statistics(ds)}
     print_record(stats, args.json)
     return 0

@@ -7,7 +7,12 @@ import time
 
 import numpy as np
 
-from mlfsbench.cli._common import add_data_args, parse_params, print_record
+from mlfsbench.cli._common import (
+    add_data_args,
+    parse_params,
+    print_record,
+    with_features,
+)
 
 
 def add_parser(sub) -> None:
@@ -33,9 +38,9 @@ def run(args) -> int:
     from mlfsbench.data import load_mulan
     from mlfsbench.workflow.folds import classify_fold, evaluate_fold, fold_data
 
-    ds = load_mulan([args.train, args.test], args.xml, name=args.name,
-                    nominal=args.nominal, targets=args.targets,
-                    accept_xml=args.accept_xml)
+    ds = with_features(load_mulan([args.train, args.test], args.xml, name=args.name,
+                                  nominal=args.nominal, targets=args.targets,
+                                  accept_xml=args.accept_xml), [args.train])
     train = np.flatnonzero(~ds.is_test)
     test = np.flatnonzero(ds.is_test)
     X_train, X_test = fold_data(ds, train, test)

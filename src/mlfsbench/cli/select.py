@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from mlfsbench.cli._common import add_data_args, parse_params, write_json
+from mlfsbench.cli._common import (
+    add_data_args,
+    parse_params,
+    with_features,
+    write_json,
+)
 from mlfsbench.estimators import registry
 
 
@@ -46,8 +51,9 @@ def run(args) -> int:
     problem = check_params("selector", args.method, params)
     if problem:
         raise ValueError(f"selector {args.method!r}: {problem}")
-    ds = load_dataset(args.arff, args.xml, name=args.name, nominal=args.nominal,
-                      targets=args.targets, accept_xml=args.accept_xml)
+    ds = with_features(load_dataset(args.arff, args.xml, name=args.name,
+                                    nominal=args.nominal, targets=args.targets,
+                                    accept_xml=args.accept_xml), args.arff)
     rows = np.arange(ds.n_samples)
     X, _ = fold_data(ds, rows, rows[:0])
     selector = registry.create("selector", args.method, params)

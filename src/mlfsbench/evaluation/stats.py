@@ -83,6 +83,7 @@ __all__ = [
     "bonferroni_dunn_q",
     "critical_difference",
     "min_datasets",
+    "rank_shortfall",
     "nemenyi_pvalues",
     "bonferroni_dunn_pvalues",
     "control_z_tests",
@@ -97,6 +98,29 @@ __all__ = [
 # --------------------------------------------------------------------------
 # Input
 # --------------------------------------------------------------------------
+#: The fewest datasets and methods the rank tests compare (Friedman,
+#: Iman-Davenport, Nemenyi, Bonferroni-Dunn: ranks over datasets).
+MIN_DATASETS = MIN_METHODS = 2
+
+
+def rank_shortfall(n_datasets: int, n_methods: int | None = None) -> str | None:
+    """Why results on ``n_datasets`` of ``n_methods`` cannot be compared by
+    their ranks over the datasets, in words; None when they can.
+
+    >>> rank_shortfall(1, 7)
+    'needs at least 2 datasets, this run has 1'
+    >>> rank_shortfall(8, 1)
+    'needs at least 2 methods, this run has 1'
+    >>> rank_shortfall(2) is None
+    True
+    """
+    if n_datasets < MIN_DATASETS:
+        return f"needs at least {MIN_DATASETS} datasets, this run has {n_datasets}"
+    if n_methods is not None and n_methods < MIN_METHODS:
+        return f"needs at least {MIN_METHODS} methods, this run has {n_methods}"
+    return None
+
+
 def _table(table) -> tuple[np.ndarray, list[str]]:
     """``(values, method names)`` from a DataFrame or a 2-D array."""
     if isinstance(table, pd.DataFrame):

@@ -3,6 +3,13 @@
 The cached per-fold files are checked against the checksums recorded when
 they were written (:func:`mlfsbench.io.read_checked`) before any table is
 built: an edited value stops the stage, naming the file.
+
+Snakemake deletes a job's outputs before it runs and again when it fails,
+so a failing ``aggregate`` job took an experiment's earlier ``metrics.tsv``
+and ``summary.tsv`` with it. Each successful one therefore also keeps its
+tables under ``tables/last-good/`` (:func:`keep_last_good`: hard links, no
+second copy on disk), which no rule owns: after a failure they are the
+tables of the last aggregate that succeeded, until the next one does.
 """
 
 from __future__ import annotations
@@ -10,6 +17,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 from collections.abc import Sequence, Set
 from typing import Any
 
@@ -99,7 +107,39 @@ def write_tables(paths: Sequence[PathLike], metrics_out: PathLike,
     write_text(summary_out, format_table(summary))
     if summary_html_out is not None:
         summary_html(summary, summary_html_out, "Mean ± s.d. over the folds")
+    keep_last_good([metrics_out, summary_out])
     return table
+
+
+#: The folder, beside an experiment's tables, of the last tables an
+#: ``aggregate`` job wrote successfully (the module docstring).
+LAST_GOOD = "last-good"
+
+
+def last_good(path: PathLike) -> str:
+    """Where :func:`keep_last_good` keeps ``path``.
+
+    >>> last_good("results/x/tables/metrics.tsv")
+    'results/x/tables/last-good/metrics.tsv'
+    """
+    path = os.fspath(path)
+    return os.path.join(os.path.dirname(path), LAST_GOOD, os.path.basename(path))
+
+
+def keep_last_good(paths: Sequence[PathLike]) -> None:
+    """Keep each of ``paths`` (just written) at :func:`last_good` too: a hard
+    link (a copy where the file system has none), replacing the one kept
+    before at once, so that a job that fails later, and whose outputs
+    Snakemake deletes, leaves these behind."""
+    for path in paths:
+        dest = last_good(path)
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        with atomic_path(dest) as tmp:
+            tmp.unlink()  # made empty: the link takes its name
+            try:
+                os.link(path, tmp)
+            except OSError:
+                shutil.copyfile(path, tmp)
 
 
 def summary_html(summary: pd.DataFrame, out: PathLike, title: str) -> None:

@@ -40,7 +40,12 @@ import pandas as pd
 
 from mlfsbench.evaluation.bayesian import ROPE
 from mlfsbench.evaluation.metrics import GREATER_IS_BETTER
-from mlfsbench.evaluation.stats import compare_methods, round_table
+from mlfsbench.evaluation.stats import (
+    MIN_DATASETS,
+    compare_methods,
+    rank_shortfall,
+    round_table,
+)
 from mlfsbench.io import (
     BASELINE,
     format_table,
@@ -136,7 +141,8 @@ def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean
     """Statistical comparison of the methods on one metric (JSON-ready).
 
     With fewer than two datasets or methods no test is defined: the result
-    then holds ``skipped`` with the reason, and the table. ``round``: also
+    then holds ``skipped`` with the reason (``needs at least 2 datasets, this
+    run has 1``), and the table. ``round``: also
     rank the means rounded to that many decimals (``rounded``; the module
     docstring).
     """
@@ -159,9 +165,13 @@ def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean
         # a dataset where some method has no result (e.g. a threshold that
         # selects no feature) cannot enter a rank test
         out["datasets_without_all_methods"] = incomplete
-    if table.shape[0] < 2 or table.shape[1] < 2:
-        out["skipped"] = (f"needs >= 2 datasets and >= 2 methods, got "
-                          f"{table.shape[0]} x {table.shape[1]}")
+    short = rank_shortfall(*table.shape)
+    if short:
+        if incomplete and table.shape[0] < MIN_DATASETS:
+            lack = "lacks" if len(incomplete) == 1 else "lack"
+            short += (f" with every method's results ({', '.join(incomplete)} "
+                      f"{lack} some)")
+        out["skipped"] = short
         return out
     out.update(_tests(table, higher=higher, control=control, alpha=alpha,
                       decimals=None, rope=rope))

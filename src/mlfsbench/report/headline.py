@@ -5,6 +5,7 @@ the summary page), and its text alternative."""
 from __future__ import annotations
 
 import os
+import textwrap
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,6 +15,8 @@ import pandas as pd
 from mlfsbench.report.names import display_name, method_key, metric_label
 
 PathLike = str | os.PathLike
+#: Characters of the title per panel (4 inches at the title's size).
+TITLE_CHARS = 42
 
 
 def headline_plot(summary: pd.DataFrame, metric: str, png: PathLike,
@@ -98,8 +101,12 @@ def headline_plot(summary: pd.DataFrame, metric: str, png: PathLike,
         fig.legend(list(legend.values()), list(legend), loc="outside lower center",
                    ncol=min(len(legend), 5), frameon=False, fontsize="small")
     band = band_words(data) if bands else ""
-    fig.suptitle(title or f"{metric_label(metric)}: mean over folds"
-                          + (f", {band}" if band else "") + " (dashed: all features)")
+    # folded to the panels' width: one dataset's panel is narrower than the
+    # title, which would run off both edges of the picture
+    fig.suptitle(textwrap.fill(title or f"{metric_label(metric)}: mean over folds"
+                               + (f", {band}" if band else "")
+                               + " (dashed: all features)",
+                               TITLE_CHARS * ncols))
     save_figure(fig, png, dpi=80,
                 alt=headline_alt(summary, metric, table_k, labels))
     return fig

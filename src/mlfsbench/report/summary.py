@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import html
+import json
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -150,7 +151,17 @@ def experiment_section(name: str, info: Mapping[str, Any]) -> str:
     if info.get("runtime"):
         parts.append(_runtime(name, info["runtime"]))
     figs = []
+    skipped = info.get("cd_skipped") or {}
+    for metric, why in sorted(skipped.items()):
+        # no placeholder picture: the reason in words (the claims' links
+        # to the diagram land here)
+        parts.append(f"<p class='nocd' id='{html.escape(cd_anchor(name, metric))}'>"
+                     "<b>Critical differences: "
+                     f"{html.escape(metric_label(metric))}</b>: no diagram; "
+                     f"the rank test {html.escape(why)}.</p>")
     for metric, path in sorted((info.get("cd_by_metric") or {}).items()):
+        if metric in skipped:
+            continue
         figs.append(_figure(cd_anchor(name, metric), path,
                             figure_alt(path)
                             or f"{name}: critical-difference diagram, {metric}",
@@ -332,7 +343,9 @@ def write_summary(experiments: Mapping[str, Mapping[str, Any]],
     table or None), ``claim_specs`` (claim id -> its claims-file entry),
     ``readings`` (path of ``readings.tsv``) and ``reading_legend`` (reading
     -> its ``about``, ``evidence`` and options), ``cd_by_metric`` (metric ->
-    PNG path), ``headline`` (PNG path or None), ``headline_metric``,
+    PNG path), ``cd_skipped`` (metric -> why no rank test was made: said in
+    words in place of its diagram), ``headline`` (PNG path or None),
+    ``headline_metric``,
     ``curves`` (dataset -> PNG path of its curves), ``runtime`` (path of
     ``runtime.tsv``), ``paper_tables`` (metric -> HTML path),
     ``paper_html`` (metric -> that file's HTML, read once) and ``table_k``
@@ -368,6 +381,18 @@ def _read_texts(paths: Mapping[str, str]) -> dict[str, str]:
     return out
 
 
+def _skipped_comparisons(paths) -> dict[str, str]:
+    """Metric -> why no rank test compared the methods (the ``skipped`` of
+    ``stats/<metric>.json``: one dataset, one method), for those skipped."""
+    out = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as fh:
+            result = json.load(fh)
+        if "skipped" in result:
+            out[os.path.basename(path)[:-len(".json")]] = str(result["skipped"])
+    return out
+
+
 def reading_specs(readings: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Each declared reading's legend: its ``about``, ``evidence``,
     ``favoured`` and its options' ``about`` (an experiment's ``readings:``
@@ -392,7 +417,7 @@ def summary_info(experiments: Mapping[str, Mapping[str, Any]],
     """Collect each experiment's entries of :func:`write_summary` from the
     rule's input files (paths under ``results/<experiment>/``): the verdict
     table (``tables/robust_claims.tsv`` when an input, else
-    ``tables/claims.tsv``), ``stats/<metric>_cd.png``,
+    ``tables/claims.tsv``), ``stats/<metric>_cd.png`` and ``.json``,
     ``plots/headline.png``, ``tables/paper/<metric>.html``, its readings'
     verdicts ``tables/readings.tsv``, the curves ``plots/<dataset>.png``
     and, for a study with a claim on times, ``tables/runtime.tsv``;
@@ -420,6 +445,8 @@ def summary_info(experiments: Mapping[str, Mapping[str, Any]],
             "claims": verdicts[0] if verdicts else None,
             "cd_by_metric": {os.path.basename(f)[:-len("_cd.png")]: f
                              for f in mine if f.endswith("_cd.png")},
+            "cd_skipped": _skipped_comparisons(f for f in mine if os.path.basename(
+                os.path.dirname(f)) == "stats" and f.endswith(".json")),
             "headline": next((f for f in mine if f.endswith("headline.png")), None),
             "headline_metric": metrics[0] if metrics else None,
             "paper_tables": tables,

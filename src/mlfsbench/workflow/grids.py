@@ -130,9 +130,22 @@ def check_grid_fits(name: str, experiment: dict[str, Any],
 
     ``n_features`` maps the datasets whose feature count is known (a prepared
     dataset's statistics) to that count; a grid of integers only, all above
-    it, would fail at classify time.
+    it, would fail at classify time, and a dataset without features at
+    select time, whatever the grid.
+
+    >>> try:
+    ...     check_grid_fits("e", {"datasets": ["d"], "n_features": ["all"]}, {"d": 0})
+    ... except ValueError as exc:
+    ...     print(exc)  # doctest: +NORMALIZE_WHITESPACE
+    experiment 'e': dataset 'd' has no features (every attribute of its files
+    is a label): there is nothing to select from
     """
     for dataset in experiment["datasets"]:
+        if n_features.get(dataset) == 0:
+            raise ValueError(
+                f"experiment {name!r}: dataset {dataset!r} has no features (every "
+                "attribute of its files is a label): there is nothing to select "
+                "from")
         grid = dataset_feature_counts(experiment, dataset)
         sizes = [k for k in grid if isinstance(k, int)]
         if len(sizes) < len(grid):  # "all" or "selected" always fit

@@ -16,7 +16,10 @@ A job belongs to the study (experiment) its wildcards name; a shared job
 (download ... classify) to every study whose plan uses it
 (:func:`mlfsbench.workflow.runstats.shared_users`); the others (the summary
 page) to "all studies". The totals come from a
-dry run's job list (:meth:`Progress.expect`). No line printed is longer than
+dry run's job list (:meth:`Progress.expect`); a job the dry run did not list
+(it lists what Snakemake plans then: a job it runs anyway counts when it
+starts) raises its studies' totals, so that no count of jobs done exceeds
+its total (a run once showed ``17/1``). No line printed is longer than
 :data:`MAX_LINE` characters.
 """
 
@@ -108,6 +111,11 @@ class _Job:
     jobid: str | None = None
     started: float | None = None
 
+    def key(self) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """What names the job across Snakemake's commands (a dry run's job
+        ids are not the run's): its rule and wildcards."""
+        return (self.rule, tuple(sorted(self.wildcards.items())))
+
     def label(self, names: Mapping[str, str] | None = None) -> str:
         """``rule (wildcard values)``, a method's cache id shown as the
         config's id where ``names`` knows it."""
@@ -191,6 +199,9 @@ class Progress:
         self.total: dict[str, int] = {}
         self.done: dict[str, int] = {}
         self.running: dict[str, _Job] = {}
+        #: the jobs the totals count (:meth:`expect`); None: no dry run
+        #: for this command, its totals unknown
+        self._counted: set[tuple] | None = None
         self.failures: list[Failure] = []
         #: the log files of the jobs that finished, in order
         self.finished_logs: list[str] = []
@@ -204,9 +215,14 @@ class Progress:
 
     def start_stage(self, stage: str) -> None:
         """A new Snakemake command: the jobs done so far count in the
-        totals the next :meth:`expect` adds to."""
-        self.stage = stage
-        self.total = {s: max(n, self.total.get(s, 0)) for s, n in self.done.items()}
+        totals the next :meth:`expect` adds to; the job ids of the last
+        command name nothing in the next (a job it left running is gone)."""
+        with self._lock:
+            self.stage = stage
+            self.total = {s: max(n, self.total.get(s, 0))
+                          for s, n in self.done.items()}
+            self.running.clear()
+            self._counted = None
 
     # ------------------------------------------------------------ studies
     def studies_of(self, job: _Job) -> list[str]:
@@ -220,10 +236,13 @@ class Progress:
         """Count each study's jobs from a dry run's output."""
         blocks = _Blocks()
         events = [blocks.feed(line.rstrip("\n")) for line in dry_run_lines]
+        counted = self._counted if self._counted is not None else set()
         for event in [*events, blocks.flush()]:
             if event and event[0] == "job" and event[1].rule != "all":
+                counted.add(event[1].key())
                 for study in self.studies_of(event[1]):
                     self.total[study] = self.total.get(study, 0) + 1
+        self._counted = counted
 
     # ------------------------------------------------------------- events
     def feed(self, line: str) -> None:
@@ -267,6 +286,9 @@ class Progress:
             if job is not None and job.rule != "all":
                 for study in self.studies_of(job):
                     self.done[study] = self.done.get(study, 0) + 1
+                    if self.total.get(study):  # known: never below done
+                        self.total[study] = max(self.total[study],
+                                                self.done[study])
                 self._event("done", job)
 
     def close(self) -> None:
@@ -281,6 +303,11 @@ class Progress:
             job.started = self.clock()
             self.running[jobid] = job
             if job.rule != "all":
+                if self._counted is not None and job.key() not in self._counted:
+                    # not in the dry run's list: counted now
+                    self._counted.add(job.key())
+                    for study in self.studies_of(job):
+                        self.total[study] = self.total.get(study, 0) + 1
                 self._event("start", job)
             return
         started = self.running.pop(jobid, None) or job

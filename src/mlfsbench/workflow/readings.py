@@ -4,6 +4,7 @@ variants that run one non-favoured option each."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from mlfsbench.names import VARIANT_MARK
@@ -191,15 +192,50 @@ def expand_readings(experiments: dict[str, dict[str, Any]]
         runs[name] = under_options(experiment, favoured)
         if not readings:
             continue
-        variants[name] = []
-        for r, spec in readings.items():
-            for option in spec["options"]:
-                if option == spec["favoured"]:
-                    continue
-                vname = variant_name(name, r, option)
-                runs[vname] = under_options(experiment, {**favoured, r: option})
-                variants[name].append((vname, r, option))
+        variants[name] = [(variant_name(name, r, option), r, option)
+                          for r, spec in readings.items()
+                          for option in spec["options"] if option != spec["favoured"]]
+        check_variant_names(name, variants[name], experiments)
+        for vname, r, option in variants[name]:
+            runs[vname] = under_options(experiment, {**favoured, r: option})
     return runs, variants
+
+
+def check_variant_names(experiment: str, variants: list[tuple[str, str, str]],
+                        experiments: Mapping[str, Any]) -> None:
+    """Each of an experiment's ``(variant, reading, option)`` must have a
+    name of its own, and no configured experiment that name; raise
+    ValueError naming both.
+
+    A variant's name joins its reading and option with ``-``, as both join
+    their words, so reading ``a-b`` option ``c`` and reading ``a`` option
+    ``b-c`` would both run as ``e~a-b-c``: one run would stand for both, and
+    the other be judged on its numbers. The names stay as they are (the
+    results folders are named by them); such a pair is refused.
+
+    >>> try:
+    ...     check_variant_names("e", [("e~a-b-c", "a-b", "c"),
+    ...                               ("e~a-b-c", "a", "b-c")], {})
+    ... except ValueError as exc:
+    ...     print(exc)  # doctest: +NORMALIZE_WHITESPACE
+    experiment 'e': reading 'a-b' option 'c' and reading 'a' option 'b-c' would
+    both run as the variant 'e~a-b-c'; rename one of the readings or options
+    """
+    seen: dict[str, tuple[str, str]] = {}
+    for vname, reading, option in variants:
+        if vname in seen:
+            other = seen[vname]
+            raise ValueError(
+                f"experiment {experiment!r}: reading {other[0]!r} option "
+                f"{other[1]!r} and reading {reading!r} option {option!r} would "
+                f"both run as the variant {vname!r}; rename one of the readings "
+                "or options")
+        if vname in experiments:
+            raise ValueError(
+                f"experiment {experiment!r}: reading {reading!r} option "
+                f"{option!r} runs as the variant {vname!r}, which is also the "
+                "name of a configured experiment; rename one of them")
+        seen[vname] = (reading, option)
 
 
 def under_options(experiment: dict[str, Any], chosen: dict[str, str]) -> dict[str, Any]:

@@ -35,9 +35,13 @@ thread count does not change them). Give ``--max-threads N`` to run up to
 A config file given with ``--configfile`` that is empty is an error naming
 it (Snakemake's own message does not). When Snakemake is killed by a signal
 the run says so and exits with ``128 + signal``, as a shell would; so does
-a run interrupted by SIGINT (Ctrl-C: 130) or SIGTERM, once Snakemake has
-cleaned up. A stale lock that Snakemake cannot remove because the config is
-wrong ends with Snakemake's own message about the config.
+a run interrupted by SIGINT (Ctrl-C: 130), SIGTERM (143) or SIGHUP (129),
+once Snakemake has cleaned up. Each stops the run as a terminal's Ctrl-C
+does, whoever sends it: SIGINT to Snakemake and its jobs
+(:func:`_passing_on`; on SIGTERM alone Snakemake would wait for its running
+jobs to end). A stale lock that
+Snakemake cannot remove because the config is wrong ends with Snakemake's
+own message about the config.
 """
 
 from __future__ import annotations
@@ -195,6 +199,82 @@ def check_configfiles(args: Sequence[str], workdir: Path) -> None:
 
 def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def descendants(pid: int) -> list[int]:
+    """The processes below ``pid`` (its children, theirs, ...), from
+    ``/proc``; none where there is no ``/proc``."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return []
+    children: dict[int, list[int]] = {}
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in out:
+                out.append(child)
+                todo.append(child)
+    return out
+
+
+def _from_terminal(signum: int) -> bool:
+    """Whether ``signum`` is most likely a terminal's Ctrl-C: SIGINT while
+    this process's group is its terminal's foreground group (the terminal
+    sent it to the whole group: Snakemake and its jobs have it too)."""
+    if signum != signal.SIGINT:
+        return False
+    try:
+        fd = os.open("/dev/tty", os.O_RDONLY)
+    except OSError:  # no controlling terminal
+        return False
+    try:
+        return os.tcgetpgrp(fd) == os.getpgrp()
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+#: The signals that stop a run (:func:`_passing_on`).
+FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@contextlib.contextmanager
+def _passing_on(child: subprocess.Popen, received: list[int]):
+    """While the block runs, SIGINT, SIGTERM or SIGHUP to this process stops
+    Snakemake as a terminal's Ctrl-C does: SIGINT to Snakemake and to every
+    process under it (its jobs and their workers). Snakemake alone would
+    wait for its running jobs to end (after SIGINT, and after SIGTERM, its
+    "graceful" stop) however long they run. A terminal's Ctrl-C has reached
+    them all already (:func:`_from_terminal`): Snakemake alone gets it once
+    more, as before. A SIGHUP this process ignores (``nohup``) stays
+    ignored. Each signal is recorded in ``received``."""
+
+    def pass_on(signum, _frame):
+        received.append(signum)
+        targets = [child.pid]
+        if not _from_terminal(signum):
+            targets += descendants(child.pid)
+        for pid in targets:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGINT)
+
+    previous = {s: signal.signal(s, pass_on) for s in FORWARDED
+                if s != signal.SIGHUP or signal.getsignal(s) is not signal.SIG_IGN}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 def _has_stale_locks(workdir: Path) -> bool:
@@ -452,8 +532,8 @@ def dataset_failures(workdir: Path, datasets: Sequence[str],
 
 class _Follow:
     """Runs Snakemake commands with their output to the run's log file and
-    to a :class:`~mlfsbench.workflow.progress.Progress`; forwards SIGINT and
-    SIGTERM."""
+    to a :class:`~mlfsbench.workflow.progress.Progress`; stops Snakemake on
+    SIGINT and SIGTERM (:func:`_passing_on`)."""
 
     def __init__(self, workdir: Path, log_fh, progress) -> None:
         self.workdir, self.log_fh, self.progress = workdir, log_fh, progress
@@ -465,13 +545,10 @@ class _Follow:
         child = subprocess.Popen(cmd, cwd=self.workdir, stdout=subprocess.PIPE,
                                  stderr=subprocess.STDOUT, text=True,
                                  errors="replace", preexec_fn=_default_sigint)
+        with _passing_on(child, self.received):
+            return self._follow(child, feed)
 
-        def pass_on(signum, _frame):
-            self.received.append(signum)
-            child.send_signal(signum)
-
-        forward = (signal.SIGINT, signal.SIGTERM)
-        previous = {s: signal.signal(s, pass_on) for s in forward}
+    def _follow(self, child: subprocess.Popen, feed) -> int:
         lines: list[str] = []
 
         def read():
@@ -505,8 +582,6 @@ class _Follow:
                 self.progress.close()
         finally:
             stop.set()
-            for s, handler in previous.items():
-                signal.signal(s, handler)
             self.log_fh.flush()
         if feed is not None:
             feed(lines)
@@ -635,7 +710,7 @@ def run(args: Sequence[str], workdir: str | os.PathLike = ".", *,
 
 def _passthrough(cmd: list[str], args: Sequence[str], workdir: Path) -> int:
     """Snakemake with its own output (an inspection: dry run, lint, ...)."""
-    # The runner forwards SIGINT to Snakemake, which must then act on it
+    # The runner passes SIGINT on to Snakemake, which must then act on it
     # even when this process was started with SIGINT ignored (in the
     # background of a script: `mlfsbench run ... &`), a disposition its
     # children would otherwise inherit.
@@ -643,19 +718,9 @@ def _passthrough(cmd: list[str], args: Sequence[str], workdir: Path) -> int:
     child = subprocess.Popen([*cmd, *rerun_trigger_args(args), "--rerun-incomplete",
                               *job_thread_args(args), *args], cwd=workdir,
                              preexec_fn=_default_sigint)
-    forward = (signal.SIGINT, signal.SIGTERM)
     received: list[int] = []
-
-    def pass_on(signum, _frame):
-        received.append(signum)
-        child.send_signal(signum)
-
-    previous = {s: signal.signal(s, pass_on) for s in forward}
-    try:
+    with _passing_on(child, received):
         code = child.wait()
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
     stopped = _interrupted(code, received, workdir)
     return code if stopped is None else stopped
 

@@ -75,12 +75,16 @@ class Rule:
     and the claim); ``evidence`` names what decides the claim on the report
     page: ``table`` (the regenerated paper table's rows), ``cd`` (the
     critical-difference diagram of its metric), ``curves`` (the curves
-    against the number of features) or ``none``.
+    against the number of features) or ``none``; ``needs_datasets`` the
+    fewest datasets it compares.
     """
 
     name: ClassVar[str] = ""
     evidence: ClassVar[str] = "table"
     schema: ClassVar[dict[str, Any]] = {}
+    #: The fewest datasets the rule compares (a rank test over the datasets:
+    #: 2); on fewer, its claims are not checkable here (:func:`enough_datasets`).
+    needs_datasets: ClassVar[int] = 1
 
     def check(self, claim: Mapping[str, Any], results) -> Outcome:
         raise NotImplementedError
@@ -199,6 +203,23 @@ def claim_datasets(claim: Mapping[str, Any], results) -> tuple[list[str], str]:
         note = (f"on {len(have)} of the paper's {len(wanted)} datasets "
                 f"(without {', '.join(missing)})")
     return have, note
+
+
+def enough_datasets(rule: Rule, datasets: Sequence[str]) -> None:
+    """NotCheckable when ``datasets`` (a claim's datasets run here) are
+    fewer than ``rule`` compares.
+
+    >>> class Ranks(Rule):
+    ...     needs_datasets = 2
+    >>> try:
+    ...     enough_datasets(Ranks(), ["yeast"])
+    ... except NotCheckable as exc:
+    ...     print(exc)
+    needs at least 2 datasets, this run has 1
+    """
+    if len(datasets) < rule.needs_datasets:
+        raise NotCheckable(f"needs at least {rule.needs_datasets} datasets, this run "
+                           f"has {len(datasets)}")
 
 
 def join(*parts: str) -> str:

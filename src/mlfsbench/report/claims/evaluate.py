@@ -39,6 +39,7 @@ from mlfsbench.report.claims._base import (
     VERDICTS,
     NotCheckable,
     claim_datasets,
+    enough_datasets,
     metrics_of,
 )
 from mlfsbench.report.claims.results import Results
@@ -177,12 +178,14 @@ def printed_check(claim: Mapping[str, Any], results: Results,
     those datasets (the claim is then not checkable here: no reproduction
     could meet it; the third item is the failing part of the text), None
     when the printed tables cannot say (a dataset they lack, or no
-    ``printed:``).
+    ``printed:``). NotCheckable when fewer datasets run here than the rule
+    compares (a rank test on one dataset).
     """
     tables = _printed_tables(claim, printed)
     if not tables:
         return None, "", ""
     datasets = claim_datasets(claim, results)[0]
+    enough_datasets(rule(claim["rule"]), datasets)
     lacking = sorted({d for t in tables.values() for d in datasets
                       if d not in t.datasets})
     if lacking:
@@ -264,8 +267,9 @@ def evaluate_claim(claim: Mapping[str, Any], results: Results,
             raise NotCheckable(claim["not_checkable"])
         q = claim.get("quantity", {})
         if claim["rule"] != "artificial":
-            results.check_params(q.get("expect_params", {}),
-                                 claim_datasets(claim, results)[0])
+            datasets = claim_datasets(claim, results)[0]
+            enough_datasets(r, datasets)
+            results.check_params(q.get("expect_params", {}), datasets)
         out = r.check(claim, results)
     except NotCheckable as exc:
         row["note"] = f"{unmet}; {exc}" if supported is False else str(exc)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mlfsbench.evaluation import printed as printed_tables
+from mlfsbench.evaluation.stats import MIN_DATASETS
 from mlfsbench.report.claims._base import (
     Outcome,
     Rule,
@@ -23,6 +24,7 @@ class Friedman(Rule):
 
     name = "friedman"
     evidence = "cd"
+    needs_datasets = MIN_DATASETS
     schema = {"required": ["quantity", "paper"]}
 
     def describe(self, claim):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mlfsbench.evaluation import printed as printed_tables
+from mlfsbench.evaluation.stats import MIN_DATASETS
 from mlfsbench.report.claims._base import (
     NotCheckable,
     Outcome,
@@ -24,6 +25,7 @@ class Significance(Rule):
 
     name = "significance"
     evidence = "cd"
+    needs_datasets = MIN_DATASETS
     schema = {"required": ["quantity", "paper"],
               "properties": {"quantity": {"required": ["method", "others"]}}}
 
