@@ -413,7 +413,10 @@ def test_ctrl_c_of_mlfsbench_run_exits_130_after_cleanup(tmp_path):
         "signal.signal(signal.SIGINT, stop)\n"
         "open('ready', 'w').write('')\n"
         "time.sleep(60)\n"))
-    code = ("import sys\n"
+    # a run started under nohup inherits an ignored SIGHUP: the runner, as a
+    # terminal's shell would, starts with the default disposition here
+    code = ("import signal, sys\n"
+            "signal.signal(signal.SIGHUP, signal.SIG_DFL)\n"
             "import mlfsbench.workflow.runner as runner\n"
             f"runner._snakemake_cmd = lambda: [sys.executable, {str(exe)!r}]\n"
             "from mlfsbench.cli import main\n"
@@ -471,7 +474,10 @@ def test_u5_a_signal_to_mlfsbench_run_alone_stops_its_jobs_as_ctrl_c(
         "if signal.SIGINT in got:\n"
         "    open('cleaned', 'w').write(str([signal.Signals(s).name for s in got]))\n"
         "    sys.exit(1)\n"))
-    code = ("import sys\n"
+    # a run started under nohup inherits an ignored SIGHUP: the runner, as a
+    # terminal's shell would, starts with the default disposition here
+    code = ("import signal, sys\n"
+            "signal.signal(signal.SIGHUP, signal.SIG_DFL)\n"
             "import mlfsbench.workflow.runner as runner\n"
             f"runner._snakemake_cmd = lambda: [sys.executable, {str(exe)!r}]\n"
             "from mlfsbench.cli import main\n"
