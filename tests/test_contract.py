@@ -107,6 +107,7 @@ def test_selector_rejects_a_bad_n_features_to_select(name, bad):
     ("knnmi-backward", "n_folds", 1), ("knnmi-rank", "noise", -1e-10),
     ("cmim", "variant", "fast"), ("disr", "transformation", "ela"),
     ("icap", "p", 0), ("cife", "reassign", "yes"), ("mrmr", "transformation", "BR"),
+    ("rfs", "gamma", 0.0), ("rfs", "max_iter", 0), ("rfs", "tol", -1e-6),
 ])
 def test_selector_rejects_a_bad_parameter_of_its_own(name, param, bad):
     sel = selector(name)
