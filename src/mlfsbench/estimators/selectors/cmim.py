@@ -27,8 +27,9 @@ not rare on real data (yeast's LP class: the two differ from the second
 pick). ``variant="equation"`` (the default) computes the equation, as
 scikit-feature's ``CMIM`` does; ``variant="feast"`` the capped form, as FEAST
 does (for BR the cap is each label's :math:`I(X_k; Y_i)`). Both were checked
-against those implementations on yeast (the project's tests compare them with
-the equations computed one contingency table at a time).
+against those implementations on yeast
+(``docs/journal/2026-11-28-league-selectors.md``); the tests compare them
+with the equations computed one contingency table at a time.
 
 Incremental update: the running minimum of :math:`I(X_k; Y_i \mid X_s)` per
 candidate and target is lowered by each selected feature's matrix (one
