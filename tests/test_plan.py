@@ -140,7 +140,7 @@ DRY_RUN = {
                         classify=322),
     "quick.yaml": dict(dataset=2, split=2, discretize=2, select=2, classify=4),
     "tiny.yaml": dict(dataset=1, split=1, discretize=1, select=1, classify=2),
-    "smoke.yaml": dict(dataset=3, split=3, discretize=3, select=27, classify=44,
+    "smoke.yaml": dict(dataset=3, split=3, discretize=3, select=34, classify=51,
                        transform=14),
     "papers/doquire2013.yaml": dict(dataset=3, split=3, select=31, classify=34),
     "papers/lee2016.yaml": dict(dataset=8, split=8, discretize=8, select=80,
