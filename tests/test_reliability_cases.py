@@ -395,6 +395,19 @@ def _fake_snakemake(folder, body):
     return exe
 
 
+def _run_with(exe) -> str:
+    """Python code running ``mlfsbench run`` with the fake Snakemake ``exe``.
+
+    A run started under nohup inherits an ignored SIGHUP: the runner starts
+    with the default disposition, as from a terminal's shell."""
+    return ("import signal, sys\n"
+            "signal.signal(signal.SIGHUP, signal.SIG_DFL)\n"
+            "import mlfsbench.workflow.runner as runner\n"
+            f"runner._snakemake_cmd = lambda: [sys.executable, {str(exe)!r}]\n"
+            "from mlfsbench.cli import main\n"
+            "sys.exit(main(['run', '--cores', '1']))\n")
+
+
 def test_ctrl_c_of_mlfsbench_run_exits_130_after_cleanup(tmp_path):
     import os
     import signal
@@ -413,11 +426,7 @@ def test_ctrl_c_of_mlfsbench_run_exits_130_after_cleanup(tmp_path):
         "signal.signal(signal.SIGINT, stop)\n"
         "open('ready', 'w').write('')\n"
         "time.sleep(60)\n"))
-    code = ("import sys\n"
-            "import mlfsbench.workflow.runner as runner\n"
-            f"runner._snakemake_cmd = lambda: [sys.executable, {str(exe)!r}]\n"
-            "from mlfsbench.cli import main\n"
-            "sys.exit(main(['run', '--cores', '1']))\n")
+    code = _run_with(exe)
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=work,
                             stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 30
@@ -471,11 +480,7 @@ def test_u5_a_signal_to_mlfsbench_run_alone_stops_its_jobs_as_ctrl_c(
         "if signal.SIGINT in got:\n"
         "    open('cleaned', 'w').write(str([signal.Signals(s).name for s in got]))\n"
         "    sys.exit(1)\n"))
-    code = ("import sys\n"
-            "import mlfsbench.workflow.runner as runner\n"
-            f"runner._snakemake_cmd = lambda: [sys.executable, {str(exe)!r}]\n"
-            "from mlfsbench.cli import main\n"
-            "sys.exit(main(['run', '--cores', '1']))\n")
+    code = _run_with(exe)
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=work,
                             stderr=subprocess.PIPE, text=True,
                             start_new_session=True)  # no terminal's group

@@ -28,6 +28,8 @@ def cliffs_delta(first, second, *, higher_is_better: bool = True) -> float:
     0.8888888888888888
     >>> cliffs_delta([3, 4, 5], [1, 2, 3], higher_is_better=False)
     -0.8888888888888888
+    >>> cliffs_delta([1, 2], [2, 1], higher_is_better=False)  # not -0.0
+    0.0
     """
     a = np.asarray(first, dtype=float).ravel()
     b = np.asarray(second, dtype=float).ravel()
@@ -37,7 +39,8 @@ def cliffs_delta(first, second, *, higher_is_better: bool = True) -> float:
         raise ValueError("Cliff's delta needs finite scores")
     sign = np.sign(a[:, None] - b[None, :])
     delta = float(sign.sum() / sign.size)
-    return delta if higher_is_better else -delta
+    # 0.0 - delta, not -delta: no equal pair of methods printed as -0.000
+    return delta if higher_is_better else 0.0 - delta
 
 
 def magnitude(delta: float) -> str:

@@ -216,13 +216,18 @@ class Results:
             raise NotCheckable(f"statistics of {metric} skipped: {res['skipped']}")
         return res
 
+    def _methods_table(self, name: str, what: str) -> pd.DataFrame:
+        """``tables/<name>.tsv`` without the excluded methods' rows;
+        NotCheckable naming ``what`` when the run did not write it."""
+        path = os.path.join(self.root, "tables", f"{name}.tsv")
+        if not os.path.exists(path):
+            raise NotCheckable(f"no {what} {path}")
+        return without_methods(read_table(path), self.exclude)
+
     @property
     def runtime(self) -> pd.DataFrame:
         if self._runtime is None:
-            path = os.path.join(self.root, "tables", "runtime.tsv")
-            if not os.path.exists(path):
-                raise NotCheckable(f"no runtime table {path}")
-            self._runtime = without_methods(read_table(path), self.exclude)
+            self._runtime = self._methods_table("runtime", "runtime table")
         return self._runtime
 
     @property
@@ -230,10 +235,7 @@ class Results:
         """What each selection learnt (``tables/fitted.tsv``: dataset, split,
         fold, selector, attribute, value)."""
         if self._fitted is None:
-            path = os.path.join(self.root, "tables", "fitted.tsv")
-            if not os.path.exists(path):
-                raise NotCheckable(f"no table of fitted values {path}")
-            self._fitted = without_methods(read_table(path), self.exclude)
+            self._fitted = self._methods_table("fitted", "table of fitted values")
         return self._fitted
 
     @property
