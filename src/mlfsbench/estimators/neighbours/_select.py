@@ -69,7 +69,7 @@ def smallest_k(D: np.ndarray, k: int) -> np.ndarray:
     >>> smallest_k(np.array([[3.0, 1.0, 1.0, 0.0], [2.0, 2.0, 2.0, 2.0]]), 2).tolist()
     [[3, 1], [0, 1]]
     """
-    return _smallest_k_shifted(D, None, k)
+    return smallest_k_shifted(D, None, k)
 
 
 def _compiled(D) -> bool:
@@ -99,7 +99,7 @@ def _kernel():
     return _KERNEL[0]
 
 
-def _smallest_k_shifted(D: np.ndarray, shift: np.ndarray | None, k: int) -> np.ndarray:
+def smallest_k_shifted(D: np.ndarray, shift: np.ndarray | None, k: int) -> np.ndarray:
     """``smallest_k(D + shift, k)`` for a row ``shift`` (``None``: none).
 
     The compiled selection adds ``shift`` as it reads (the same float

@@ -12,7 +12,7 @@ import scipy.sparse as sp
 from scipy.linalg.blas import dgemm as _gemm
 from scipy.linalg.blas import sgemm as _gemm32
 
-from mlfsbench.estimators.neighbours._select import _smallest_k_shifted
+from mlfsbench.estimators.neighbours._select import smallest_k_shifted
 
 __all__ = ["EXACT_BOUND", "NESTED_KEYS_MIB", "READY_KEYS", "SEARCH_MEMORY_MIB",
            "SINGLE_KEYS", "EuclideanIndex", "KeyedIndex", "KeyedRows", "NestedKeys",
@@ -143,7 +143,7 @@ def _search(block_keys, m: int, n: int, k: int, exclude_self: bool,
                 own = keys[rows, rows + start]
             keys[rows, rows + start] = np.inf
         try:
-            out[start:stop] = _smallest_k_shifted(keys, shift, int(k))
+            out[start:stop] = smallest_k_shifted(keys, shift, int(k))
         finally:
             if exclude_self and in_place:  # the stored keys as they were
                 keys[rows, rows + start] = own

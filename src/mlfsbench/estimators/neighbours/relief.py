@@ -43,7 +43,8 @@ def manhattan_distances(Xn, rows, Xs=None):
     >>> X = np.array([[0.0, 1.0], [1.0, 1.0], [1.0, 0.0]])
     >>> manhattan_distances(X, np.array([0, 2])).tolist()
     [[inf, 1.0, 2.0], [2.0, 1.0, inf]]
-    >>> manhattan_distances(X, np.array([0, 2]), sp.csr_matrix(X)).tolist()
+    >>> import scipy.sparse
+    >>> manhattan_distances(X, np.array([0, 2]), scipy.sparse.csr_matrix(X)).tolist()
     [[inf, 1.0, 2.0], [2.0, 1.0, inf]]
     """
     if Xs is not None:
