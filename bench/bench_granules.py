@@ -10,7 +10,7 @@ thread is the steadier on a shared machine):
 
 - **per granule** (the code before): ``PathMixin.predict_granules``, one
   ``predict_path`` per granule, keys in double precision
-  (``neighbours.SINGLE_KEYS = False``);
+  (``neighbours.index.SINGLE_KEYS = False``);
 - **shared**: ``MLkNN.predict_granules``, which scales the fold once,
   searches a feature subset that several granules use once for all of them,
   and keeps the binary words' integer keys in single precision.
@@ -37,9 +37,9 @@ from _common import add_shared_argument, load_shared
 from threadpoolctl import threadpool_limits
 
 from mlfsbench.data.split import make_splits
-from mlfsbench.estimators import neighbours
 from mlfsbench.estimators.classifiers import MLkNN
 from mlfsbench.estimators.classifiers._base import PathMixin
+from mlfsbench.estimators.neighbours import _select, index
 from mlfsbench.workflow.folds import grid_sizes, select_fold
 
 GRID = [*range(10, 151, 10), 200, 250, 300, "all"]
@@ -74,14 +74,15 @@ def yeast_granules(shared, n_granules: int = 4, seed: int = 0):
 
 def before(clf, *fold):
     """The per-granule loop with double-precision keys (the code before)."""
-    flags = ("SINGLE_KEYS", "READY_KEYS", "COMPILED_SEARCH")
-    for flag in flags:
-        setattr(neighbours, flag, False)
+    flags = ((index, "SINGLE_KEYS"), (index, "READY_KEYS"),
+             (_select, "COMPILED_SEARCH"))
+    for module, flag in flags:
+        setattr(module, flag, False)
     try:
         return PathMixin.predict_granules(clf, *fold)
     finally:
-        for flag in flags:
-            setattr(neighbours, flag, True)
+        for module, flag in flags:
+            setattr(module, flag, True)
 
 
 def equal(a, b) -> bool:

@@ -6,7 +6,7 @@ and scene (continuous, scaled; the Euclidean index), enron and medical
 (binary words; the accumulated integer keys). Two runs of the same code,
 alternately, best of ``--repeats``, one BLAS thread:
 
-- **NumPy** (the baseline): ``neighbours.COMPILED_SEARCH = False``, the
+- **NumPy** (the baseline): ``neighbours._select.COMPILED_SEARCH = False``, the
   selection by group minima and the keys summed before it, as before the
   compiled search;
 - **compiled**: ``_smallest_k_rows``, one pass per row that also adds the
@@ -31,8 +31,8 @@ import numpy as np
 from _common import add_shared_argument, load_shared
 from threadpoolctl import threadpool_limits
 
-from mlfsbench.estimators import neighbours
 from mlfsbench.estimators.classifiers import MLkNN
+from mlfsbench.estimators.neighbours import _select as neighbours
 
 #: (dataset, parts of its Mulan files, min-max scaling)
 SETS = [("yeast", (), True), ("scene", ("train", "test"), True),

@@ -105,6 +105,9 @@ def test_selector_rejects_a_bad_n_features_to_select(name, bad):
     ("rrelieff", "n_samples", 2.5), ("lee2016", "n_labels", 1.5),
     ("knnmi-rank", "k", 0), ("knnmi-forward", "p", "best"),
     ("knnmi-backward", "n_folds", 1), ("knnmi-rank", "noise", -1e-10),
+    ("cmim", "variant", "fast"), ("disr", "transformation", "ela"),
+    ("icap", "p", 0), ("cife", "reassign", "yes"), ("mrmr", "transformation", "BR"),
+    ("rfs", "gamma", 0.0), ("rfs", "max_iter", 0), ("rfs", "tol", -1e-6),
 ])
 def test_selector_rejects_a_bad_parameter_of_its_own(name, param, bad):
     sel = selector(name)

@@ -428,7 +428,7 @@ def test_sparse_search_memory_is_bounded(monkeypatch):
     """
     import tracemalloc
 
-    from mlfsbench.estimators import neighbours
+    from mlfsbench.estimators.neighbours import index as neighbours
 
     rng = np.random.default_rng(0)
     X = sp.random(2000, 30, density=0.2, format="csr", random_state=1)

@@ -5,7 +5,7 @@ training order. Checked against a stable full sort (the definition), against
 scikit-learn's search where no distances tie (an independent
 implementation), and for its invariances (block size, sparse or dense
 storage of the same values, excluded self). No estimator module but
-``estimators/neighbours.py`` searches for neighbours (an AST check).
+``estimators/neighbours/`` searches for neighbours (an AST check).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from numpy.testing import assert_array_equal
 from sklearn.neighbors import NearestNeighbors
 
 from mlfsbench.estimators import neighbours
-from mlfsbench.estimators.neighbours import EuclideanIndex, smallest_k
+from mlfsbench.estimators.neighbours import EuclideanIndex, _select, index, smallest_k
 
 
 def _reference(D, k):
@@ -31,7 +31,7 @@ def _reference(D, k):
 def selection(request, monkeypatch):
     """Both selections of :func:`smallest_k`: the compiled one-pass one and
     the NumPy one by group minima."""
-    monkeypatch.setattr(neighbours, "COMPILED_SEARCH", request.param == "compiled")
+    monkeypatch.setattr(_select, "COMPILED_SEARCH", request.param == "compiled")
     return request.param
 
 
@@ -70,7 +70,7 @@ def test_the_two_selections_agree_on_search_keys():
     for D in (distinct.astype(np.float32), tied):
         for k in (1, 10, 50):
             compiled = smallest_k(D, k)
-            assert_array_equal(compiled, neighbours._smallest_k_numpy(D, k))
+            assert_array_equal(compiled, _select._smallest_k_numpy(D, k))
             assert_array_equal(compiled, _reference(D, k))
 
 
@@ -145,7 +145,7 @@ def test_blocks_do_not_change_the_neighbours_of_exact_data(monkeypatch):
     rng = np.random.default_rng(3)
     X = rng.integers(0, 4, (800, 5)).astype(float)  # many ties
     whole = EuclideanIndex(X).kneighbors(X, 5, exclude_self=True)
-    monkeypatch.setattr(neighbours, "SEARCH_MEMORY_MIB", 0)  # one query row a block
+    monkeypatch.setattr(index, "SEARCH_MEMORY_MIB", 0)  # one query row a block
     assert_array_equal(EuclideanIndex(X).kneighbors(X, 5, exclude_self=True), whole)
 
 
@@ -153,7 +153,8 @@ def test_blocks_do_not_change_the_neighbours_of_exact_data(monkeypatch):
 #: What finds neighbours: partial sorts of distances, trees, distance matrices.
 SEARCH_NAMES = {"argpartition", "partition", "cKDTree", "KDTree", "BallTree",
                 "NearestNeighbors", "cdist", "pdist"}
-ESTIMATORS = Path(neighbours.__file__).resolve().parent
+ROOM = Path(neighbours.__file__).resolve().parent  # the package
+ESTIMATORS = ROOM.parent
 
 
 def neighbour_searches(source: str) -> list[tuple[int, str]]:
@@ -179,18 +180,18 @@ def test_the_checker_finds_a_search_outside_the_module():
 
 def test_only_the_neighbour_module_searches_for_neighbours():
     """A change to how neighbours are found has one room: no estimator module
-    but :mod:`mlfsbench.estimators.neighbours` partitions distances, builds a
-    tree or a distance matrix."""
+    outside the package :mod:`mlfsbench.estimators.neighbours` partitions
+    distances, builds a tree or a distance matrix."""
     outside = {}
     for path in sorted(ESTIMATORS.rglob("*.py")):
-        if path.name == "neighbours.py" and path.parent == ESTIMATORS:
+        if ROOM in path.parents:
             continue
         hits = neighbour_searches(path.read_text(encoding="utf-8"))
         if hits:
             outside[path.relative_to(ESTIMATORS).as_posix()] = hits
     assert outside == {}
-    assert neighbour_searches((ESTIMATORS / "neighbours.py").read_text(
-        encoding="utf-8"))  # the module itself does search
+    assert any(neighbour_searches(path.read_text(encoding="utf-8"))
+               for path in ROOM.glob("*.py"))  # the package itself does search
 
 
 @pytest.mark.parametrize("exclude_self", [False, True])
@@ -220,8 +221,8 @@ def test_the_selection_compiles_without_a_writable_cache(monkeypatch):
     caching = pytest.importorskip("numba.core.caching")
     monkeypatch.setattr(caching.CacheImpl, "_locator_classes", [])
     monkeypatch.delenv("NUMBA_CACHE_LOCATOR_CLASSES", raising=False)
-    monkeypatch.setattr(neighbours, "_KERNEL", [])
-    monkeypatch.setattr(neighbours, "COMPILED_SEARCH", True)
+    monkeypatch.setattr(_select, "_KERNEL", [])
+    monkeypatch.setattr(_select, "COMPILED_SEARCH", True)
     D = np.random.default_rng(5).integers(0, 6, (30, 200)).astype(float)
     assert_array_equal(smallest_k(D, 4), _reference(D, 4))
-    assert type(neighbours._KERNEL[0]._cache).__name__ == "NullCache"
+    assert type(_select._KERNEL[0]._cache).__name__ == "NullCache"

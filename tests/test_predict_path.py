@@ -286,7 +286,7 @@ def test_accumulated_keys_equal_per_k_loop(genbase_fold, keyed_searches, form,
     (sparse updates for rare columns, one BLAS update otherwise, a restart
     when a subset does not contain the previous one), in single or double
     precision, and still equals the per-K loop exactly, ties included."""
-    from mlfsbench.estimators import neighbours
+    from mlfsbench.estimators.neighbours import index as neighbours
 
     monkeypatch.setattr(neighbours, "SINGLE_KEYS", single)
     keys = neighbours.NestedKeys(genbase_fold[0], genbase_fold[2])
@@ -313,7 +313,7 @@ def test_single_precision_keys_update(genbase_fold, monkeypatch, ready, update):
     into float32 keys: the integers of the dense product, exactly; ready
     keys are the finished ``n (|t|^2 - 2 q.t) + t``, and a second subset
     adds to the first."""
-    from mlfsbench.estimators import neighbours
+    from mlfsbench.estimators.neighbours import index as neighbours
 
     monkeypatch.setattr(neighbours, "READY_KEYS", ready)
     X_train, _, X_test, _ = genbase_fold
@@ -342,7 +342,7 @@ def test_single_precision_keys_update(genbase_fold, monkeypatch, ready, update):
 
 def test_keys_are_accumulated_only_for_exact_features(yeast_fold, genbase_fold,
                                                       keyed_searches, monkeypatch):
-    from mlfsbench.estimators import neighbours
+    from mlfsbench.estimators.neighbours import index as neighbours
 
     clf = registry.create("classifier", "brknn-a", KNN["brknn-a"])
     clf.predict_path(*yeast_fold[:3], yeast_fold[3][:3])  # tenths, scaled
@@ -392,7 +392,7 @@ def test_ready_keys_are_searched_in_place_and_left_as_found(genbase_fold, monkey
     """Ready keys give the neighbours of the keys made per search, and a
     leave-one-out search (which marks each row's own entry) leaves them as it
     found them."""
-    from mlfsbench.estimators import neighbours
+    from mlfsbench.estimators.neighbours import index as neighbours
 
     X_train, _, X_test, _ = genbase_fold
     cols = np.argsort(-np.diff(X_train.tocsc().indptr), kind="stable")[:12]
