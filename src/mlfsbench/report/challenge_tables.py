@@ -1,8 +1,9 @@
 """The challenger's tables on the challenge page of one experiment.
 
 The ranks per metric (:func:`ranks_table`), the tests against each paper
-method (:func:`pairwise_table`), the selection times (:func:`runtime_table`),
-the list of challengers with their parameters and cache ids
+method (:func:`pairwise_table`), the Bayesian signed-rank test and Cliff's
+delta against each (:func:`bayesian_table`), the selection times
+(:func:`runtime_table`), the list of challengers with their parameters and cache ids
 (:func:`challenger_list`), and the names and sentences they are written with
 (:func:`readable_labels`, :func:`param_text`, :func:`datasets_text`). The
 numbers are :mod:`mlfsbench.report.challenge_stats`'s, the page
@@ -111,6 +112,37 @@ def pairwise_table(m: Mapping[str, Any], c: str, name) -> str:
             "against each paper method</caption><thead><tr>"
             + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr></thead><tbody>"
             + "".join(rows) + "</tbody></table></div>")
+
+
+def bayesian_table(rows: pd.DataFrame, metric: str, c: str, name) -> str:
+    """The challenger ``c`` against each paper method on ``metric``, from a
+    challenge's ``pairwise.tsv``
+    (:func:`~mlfsbench.report.challenge_stats.bayesian_rows`): the Bayesian
+    signed-rank test's three probabilities and Cliff's delta with its
+    magnitude, the columns of the study's ``pairwise.html``; empty
+    when the file has no such rows."""
+    e = html.escape
+    mine = rows[(rows["metric"] == metric) & (rows["first"] == c)
+                & rows["second"].notna()]
+    if mine.empty:
+        return ""
+    rope = float(mine["rope"].iloc[0])
+    head = ["paper method", "P(challenger better)",
+            f"P(equivalent, within ±{rope:g})", "P(paper method better)",
+            "Cliff's δ", "magnitude", "N datasets"]
+    body = []
+    for t in mine.to_dict("records"):
+        cells = [e(name(str(t["second"]))), f"{float(t['p_first']):.3f}",
+                 f"{float(t['p_rope']):.3f}", f"{float(t['p_second']):.3f}",
+                 f"{float(t['cliffs_delta']):.3f}", e(str(t["magnitude"])),
+                 str(int(t["n_datasets"]))]
+        body.append("<tr>" + "".join(f"<td>{x}</td>" for x in cells) + "</tr>")
+    return (f"<div class='scroll'><table class='bayesian' id='bayesian-{e(metric)}-"
+            f"{e(c)}'><caption>{e(name(c))} against each paper method: Bayesian "
+            "signed-rank test over the datasets and Cliff's delta (positive: the "
+            "challenger better)</caption><thead><tr>"
+            + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr></thead><tbody>"
+            + "".join(body) + "</tbody></table></div>")
 
 
 def runtime_table(runtime: pd.DataFrame | None, mine: Sequence[str],
