@@ -461,6 +461,7 @@ def test_pages_without_a_browser(tmp_path):
     assert not cells["better"].any()  # the challenger is built second-best
     html = across.read_text()
     assert "better than the paper&#x27;s best in 0 of 2 study × metric cells" in html
+    assert "<a href='leaderboard.html'>The leaderboard</a>" in html
 
 
 def _red_pixels(png: bytes) -> int:
@@ -538,6 +539,13 @@ def test_tiny_run_with_a_challenger_writes_the_pages(tmp_path, shared_datasets):
     rows = pd.read_csv(res / "tiny" / "challenge" / "challenge.tsv", sep="\t")
     assert (rows["note"] == "needs at least 2 datasets, this run has 1").all()
     assert rows["challenger"].str.startswith("ig-br-").all()
+    bayes = pd.read_csv(res / "tiny" / "challenge" / "pairwise.tsv", sep="\t")
+    assert bayes["metric"].tolist() == ["hamming_loss", "ranking_loss"]
+    assert (bayes["note"] == "needs at least 2 datasets, this run has 1").all()
+    assert bayes["first"].str.startswith("ig-br-").all()
+    board = pd.read_csv(res / "leaderboard.tsv", sep="\t")
+    assert board.empty and "<a href='leaderboard.html'>" in (
+        res / "challenges.html").read_text()
     across = (res / "challenges.html").read_text()
     assert "id='study-tiny'" in across and "My IG" in across
     summary = (res / "summary.html").read_text()

@@ -146,6 +146,14 @@ def test_complete_run_outputs(completed):
                      "value"].to_numpy() == full["value"].to_numpy()).all()
     assert set(ours["selector"]) == set(table["selector"]) != {"all-features"}
     assert not list((completed / BATCH).rglob("*.npz"))  # no predictions kept
+    # The leaderboard, linked from the summary page: tiny's one dataset
+    # gives no rank test, so no method has a rank and the page says so.
+    board = (completed / "results/leaderboard.html").read_text()
+    assert "No experiment has a rank test yet." in board
+    assert (completed / "results/leaderboard.tsv").read_text().split("\n")[0] == (
+        "method\tchallenger\tmean_rank\tstudies")
+    assert "href='leaderboard.html'" in (completed / "results/summary.html"
+                                         ).read_text()
     # The experiment's own provenance: its config, no other experiment's.
     provenance = (completed / "results/tiny/provenance.txt").read_text()
     assert "  tiny:" in provenance and "mim-br" in provenance

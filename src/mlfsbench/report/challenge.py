@@ -50,6 +50,7 @@ from mlfsbench.report.challenge_stats import (
 from mlfsbench.report.challenge_tables import (
     bayesian_table,
     challenger_list,
+    challenger_names,
     datasets_text,
     number_text,
     pairwise_table,
@@ -336,11 +337,8 @@ def write_challenges(experiments: Mapping[str, Sequence[str]],
     frames, ids = [], {}
     for exp, path in tsv_paths.items():
         frame = read_table(path, dtype={"n_features": str})
-        if "challenger_name" in frame:  # earlier challenges' names
-            for c, shown in zip(frame["challenger"], frame["challenger_name"],
-                                strict=True):
-                if pd.notna(c) and pd.notna(shown):
-                    labels.setdefault(str(c), str(shown))
+        for c, shown in challenger_names(frame).items():  # earlier challenges'
+            labels.setdefault(c, shown)
         mine = experiments.get(exp) or sorted(
             str(c) for c in frame["challenger"].dropna().unique())
         ids[exp] = challenge_id(exp, mine)
@@ -368,7 +366,9 @@ def write_challenges(experiments: Mapping[str, Sequence[str]],
             "Challenger vs best: its average rank against the paper's best-"
             "ranked method's (all features excepted), called significant only "
             "when the Holm-corrected p (Demšar's rank z-test against the "
-            "challenger) is below the study's alpha.</p>",
+            "challenger) is below the study's alpha. <a href='leaderboard.html'>"
+            "The leaderboard</a>: every method's average rank in every study, in "
+            "one sortable table.</p>",
             "<nav class='links'>" + " · ".join(
                 f"<a href='#challenge-{e(c)}'>{e(c)}</a>" for c in order)
             + "</nav>" if len(order) > 1 else ""]

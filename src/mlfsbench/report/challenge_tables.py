@@ -199,6 +199,17 @@ def readable_labels(labels: Mapping[str, str] | None,
     return out
 
 
+def challenger_names(frame: pd.DataFrame) -> dict[str, str]:
+    """A ``challenge.tsv``'s challengers by id -> the names its page gave
+    them (its ``challenger_name`` column; none in an older table): how the
+    pages across studies name an earlier challenge's challengers."""
+    if "challenger_name" not in frame:
+        return {}
+    return {str(c): str(shown) for c, shown in zip(
+        frame["challenger"], frame["challenger_name"], strict=True)
+        if pd.notna(c) and pd.notna(shown)}
+
+
 def param_text(params: Mapping[str, Any] | None) -> str:
     """``name=value, ...`` in name order; "defaults" without any.
 

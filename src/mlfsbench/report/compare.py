@@ -308,7 +308,8 @@ def write_comparison(summary_path: PathLike, metric: str, json_out: PathLike,
 def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
                 html_out: PathLike | None = None,
                 labels: dict[str, str] | None = None) -> pd.DataFrame:
-    """One row per metric: average ranks, Friedman p and Iman-Davenport F.
+    """One row per metric: the number of datasets ranked, average ranks,
+    Friedman p and Iman-Davenport F.
 
     The TSV names methods by identifier; the HTML by ``labels``.
     """
@@ -321,6 +322,7 @@ def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
         if "skipped" in res:
             row["note"] = res["skipped"]
         else:
+            row["n_datasets"] = res["n_datasets"]
             row.update({f"rank:{m}": r for m, r in res["average_ranks"].items()})
             row["friedman_p"] = res["friedman"]["p_value"]
             row["iman_davenport_F"] = res["iman_davenport"]["F"]
