@@ -12,6 +12,7 @@ from mlfsbench.workflow.ids import canonical, content_digest
 from mlfsbench.workflow.plan import alternatives, cache_keys, make_plan, mem_mb_of
 from mlfsbench.workflow.plan import challenge_history, earlier_challenges
 from mlfsbench.workflow.plan import read_config
+from mlfsbench.workflow.report_params import experiments_labels
 
 read_config(config, config_source(workflow))
 validate(config, str(CONFIG_SCHEMA))
@@ -170,7 +171,7 @@ def summary_inputs():
 
 
 def all_targets():
-    out = claims_targets() + [rules.summary.output.html]
+    out = claims_targets() + [rules.summary.output.html, rules.leaderboard.output.html]
     for e, x in MAIN_EXPERIMENTS.items():
         tables = [rules.datasets_report.output.table, rules.provenance.output.text]
         tables += [rules.aggregate.output.metrics, rules.aggregate.output.summary]

@@ -146,6 +146,14 @@ def test_complete_run_outputs(completed):
                      "value"].to_numpy() == full["value"].to_numpy()).all()
     assert set(ours["selector"]) == set(table["selector"]) != {"all-features"}
     assert not list((completed / BATCH).rglob("*.npz"))  # no predictions kept
+    # The leaderboard, linked from the summary page: tiny's one dataset
+    # gives no rank test, so no method has a rank and the page says so.
+    board = (completed / "results/leaderboard.html").read_text()
+    assert "No experiment has a rank test yet." in board
+    assert (completed / "results/leaderboard.tsv").read_text().split("\n")[0] == (
+        "method\tchallenger\tmean_rank\tstudies")
+    assert "href='leaderboard.html'" in (completed / "results/summary.html"
+                                         ).read_text()
     # The experiment's own provenance: its config, no other experiment's.
     provenance = (completed / "results/tiny/provenance.txt").read_text()
     assert "  tiny:" in provenance and "mim-br" in provenance
@@ -318,8 +326,9 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, completed, mirror):
     # 2013: +80 select, +96 classify, 4 variants with their claims: 1 706.
     ("config.yaml", {"download": 38, "prepare": 18, "select": 400,
                      "classify": 762, "claims": 35, "readings": 10}, 1710),
-    # quick: one paper table per compared metric (17) since issue 27
-    ("quick.yaml", {"download": 6, "prepare": 2, "select": 2, "classify": 4}, 63),
+    # quick: one paper table per compared metric (17) since issue 27; the
+    # leaderboard since issue 39 (one job in every run: 64, the full 1 707)
+    ("quick.yaml", {"download": 6, "prepare": 2, "select": 2, "classify": 4}, 64),
 ])
 def test_shipped_configs_dry_run(tmp_path, mirror, name, expected, most):
     workdir = copy_workflow(REPO, tmp_path / "dry")

@@ -31,6 +31,14 @@ rule uses them, :func:`mlfsbench.report.compare.compare`):
   :mod:`mlfsbench.report.paper_tables`, and it needs no per-fold results the
   tables do not keep.
 
+Beside the ranks, each challenger against each paper method by the
+Bayesian signed-rank test over the datasets and Cliff's delta
+(:func:`bayesian_rows`, the ``challenge_pairwise`` rule's
+``challenge/pairwise.tsv``; :func:`mlfsbench.evaluation.pairwise.pairwise_against`):
+the columns of the study's ``tables/pairwise.tsv``, the challenger first, on
+the table the ranks compare, with the study's rope
+(:func:`mlfsbench.report.compare.rope_of`).
+
 The *paper's best* on a metric is the paper method (the all-features
 baseline excepted) with the best average rank, the first in column order on
 a tie. A challenger is *better than the paper's best* when its average rank
@@ -52,9 +60,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mlfsbench.evaluation.pairwise import pairwise_against
 from mlfsbench.evaluation.stats import control_z_tests, holm_adjust, round_table
 from mlfsbench.io import BASELINE
-from mlfsbench.report.compare import compare
+from mlfsbench.report.compare import compare, rope_of
 
 #: Columns of ``challenge.tsv``: a row per experiment, challenger, metric and
 #: paper method (one row with a ``note`` when the metric has no test).
@@ -68,6 +77,13 @@ SUMMARY_COLUMNS = ["experiment", "challenger", "metric", "n_features",
                    "challenger_rank", "place", "n_methods", "paper_best",
                    "paper_best_rank", "p_holm", "alpha", "better", "significant",
                    "note"]
+#: Columns of a challenge's ``pairwise.tsv``: those of the study's
+#: ``tables/pairwise.tsv`` (``first`` the challenger, ``second`` a paper
+#: method; ``p_first``: the challenger better), its experiment, and a note
+#: when the metric has no test.
+PAIRWISE_COLUMNS = ["experiment", "metric", "n_features", "first", "second",
+                    "p_first", "p_rope", "p_second", "rope", "cliffs_delta",
+                    "magnitude", "n_datasets", "note"]
 
 TIE_RULE = ("a tie is an equal mean over the folds once rounded to the printed "
             "precision ({decimals} decimals, half away from zero); with ranks "
@@ -286,6 +302,33 @@ def challenge_rows(experiment: str, metrics: Sequence[Mapping[str, Any]],
                 rows.append({**base, "challenger": c, "challenger_rank": info["rank"],
                              "place": info["place"], **t})
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def bayesian_rows(experiment: str, metrics: Sequence[Mapping[str, Any]]
+                  ) -> pd.DataFrame:
+    """The rows of a challenge's ``pairwise.tsv`` (:data:`PAIRWISE_COLUMNS`):
+    per metric of :func:`challenge`, each challenger against each paper
+    method, in the paper's column order, on the datasets its ranks compare;
+    a metric without a test gets one row per challenger with its note."""
+    rows = []
+    for m in metrics:
+        res = m["result"]
+        base = {"experiment": experiment, "metric": m["metric"],
+                "n_features": str(res.get("n_features", "mean"))}
+        if "note" in m:
+            for c in m["challengers"] or ["(none)"]:
+                rows.append({**base, "first": c, "note": m["note"]})
+            continue
+        table = pd.DataFrame(res["table"])
+        for c in m["rows"]:
+            names = [c, *m["paper"]]
+            for pair in pairwise_against(table[names].to_numpy(dtype=float), names,
+                                         c, higher_is_better=res["higher_is_better"],
+                                         rope=rope_of(res["n_features"])):
+                rows.append({**base, "first": c, "second": pair["pair"][1],
+                             **{k: pair[k] for k in PAIRWISE_COLUMNS if k in pair},
+                             "n_datasets": res["n_datasets"]})
+    return pd.DataFrame(rows, columns=PAIRWISE_COLUMNS)
 
 
 def summary_rows(rows: pd.DataFrame) -> pd.DataFrame:

@@ -127,6 +127,18 @@ def mean_rank_table(summary: pd.DataFrame, metric: str,
     return table
 
 
+def rope_of(n_features: int | str) -> float:
+    """The region of practical equivalence of the Bayesian signed-rank test
+    at a comparison point: :data:`~mlfsbench.evaluation.bayesian.ROPE` in the
+    metric's units, 0 on ranks averaged over the K (``"mean-rank"``: no
+    region of equivalence in rank units).
+
+    >>> rope_of(50), rope_of("mean"), rope_of("mean-rank")
+    (0.01, 0.01, 0.0)
+    """
+    return 0.0 if n_features == "mean-rank" else ROPE
+
+
 def _tests(table: pd.DataFrame, *, higher: bool, control, alpha,
            decimals, rope: float | None = None) -> dict[str, Any]:
     if control is not None and control not in table.columns:
@@ -150,12 +162,11 @@ def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean
         table = mean_rank_table(summary, metric)
         rounded = None if round is None else mean_rank_table(summary, metric, round)
         higher = False
-        rope = 0.0  # average ranks: no region of equivalence in rank units
     else:
         table = method_table(summary, metric, n_features)
         rounded = table
         higher = GREATER_IS_BETTER[metric]
-        rope = ROPE
+    rope = rope_of(n_features)
     incomplete = table.index[table.isna().any(axis=1)].tolist()
     table = table.dropna(axis=0, how="any")
     out: dict[str, Any] = {"metric": metric, "n_features": n_features,
@@ -297,7 +308,8 @@ def write_comparison(summary_path: PathLike, metric: str, json_out: PathLike,
 def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
                 html_out: PathLike | None = None,
                 labels: dict[str, str] | None = None) -> pd.DataFrame:
-    """One row per metric: average ranks, Friedman p and Iman-Davenport F.
+    """One row per metric: the number of datasets ranked, average ranks,
+    Friedman p and Iman-Davenport F.
 
     The TSV names methods by identifier; the HTML by ``labels``.
     """
@@ -310,6 +322,7 @@ def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
         if "skipped" in res:
             row["note"] = res["skipped"]
         else:
+            row["n_datasets"] = res["n_datasets"]
             row.update({f"rank:{m}": r for m, r in res["average_ranks"].items()})
             row["friedman_p"] = res["friedman"]["p_value"]
             row["iman_davenport_F"] = res["iman_davenport"]["F"]
