@@ -197,7 +197,7 @@ def test_adding_a_classifier_schedules_only_its_jobs(completed, mirror):
     # summary are the report's first page)
     # (its grid's sizes, and "all" features)
     assert rules_of(jobs) == Counter(
-        classify=2, aggregate=1, plot=1, stats=2, ranks=1, provenance=1,
+        classify=2, aggregate=1, plot=1, stats=2, ranks=1, leaderboard=1, provenance=1,
         stability=1, headline=1, paper_table=2, summary=1, all=1)
     assert [w["classifier"] for r, w in jobs if r == "classify"] == [
         cache_id(classifiers[-1], "emotions", "classifier")] * 2
@@ -236,7 +236,7 @@ def test_changing_a_parameter_reruns_that_method_only(completed, mirror):
     jobs = planned(completed, mirror, cfg)
     assert rules_of(jobs) == Counter(
         discretize=1, select=1, classify=1, aggregate=1, plot=1,
-        stats=2, ranks=1, runtime=1, stability=1, provenance=1, headline=1,
+        stats=2, ranks=1, leaderboard=1, runtime=1, stability=1, provenance=1, headline=1,
         paper_table=2, summary=1, all=1)
     assert {w["selector"] for r, w in jobs if r == "select"} == {
         cache_id(selectors[1], "emotions", "selector")}
@@ -446,14 +446,14 @@ def test_documentation_edits_rerun_nothing(completed, mirror):
     # tiny runs mim-br and ML-kNN: a JMI edit concerns none of its jobs
     ("estimators/selectors/jmi.py", Counter()),
     ("estimators/selectors/mim.py", Counter(
-        select=1, classify=1, aggregate=1, plot=1, stats=2, ranks=1, runtime=1,
+        select=1, classify=1, aggregate=1, plot=1, stats=2, ranks=1, leaderboard=1, runtime=1,
         stability=1, headline=1, summary=1, all=1, paper_table=2)),
     ("evaluation/metrics.py", Counter(
-        classify=2, aggregate=1, plot=1, stats=2, ranks=1, headline=1, summary=1,
+        classify=2, aggregate=1, plot=1, stats=2, ranks=1, leaderboard=1, headline=1, summary=1,
         all=1, paper_table=2)),
     # the CD diagram is drawn by the stats jobs; ranks, the paper tables and
     # the summary page read their files
-    ("report/cd_diagram.py", Counter(stats=2, ranks=1, summary=1, all=1,
+    ("report/cd_diagram.py", Counter(stats=2, ranks=1, leaderboard=1, summary=1, all=1,
                                      paper_table=2)),
     # tiny has no claims file: of its jobs only the summary page, which links
     # claims to their evidence through the claims module, reaches it
@@ -498,7 +498,7 @@ def test_claim_rule_edits_rerun_that_studys_claims_only(tmp_path, completed,
         claims=1, summary=1, all=1)
     env = _edited_package(workdir, "report/cd_diagram.py")
     assert rules_of(planned(workdir, mirror, configfile, env=env)) == Counter(
-        stats=2, ranks=1, claims=1, summary=1, all=1, paper_table=2)
+        stats=2, ranks=1, leaderboard=1, claims=1, summary=1, all=1, paper_table=2)
 
 
 @pytest.mark.parametrize("correct", [True, False])
