@@ -236,8 +236,8 @@ def test_changing_a_parameter_reruns_that_method_only(completed, mirror):
     jobs = planned(completed, mirror, cfg)
     assert rules_of(jobs) == Counter(
         discretize=1, select=1, classify=1, aggregate=1, plot=1,
-        stats=2, ranks=1, leaderboard=1, runtime=1, stability=1, provenance=1, headline=1,
-        paper_table=2, summary=1, all=1)
+        stats=2, ranks=1, leaderboard=1, runtime=1, stability=1, provenance=1,
+        headline=1, paper_table=2, summary=1, all=1)
     assert {w["selector"] for r, w in jobs if r == "select"} == {
         cache_id(selectors[1], "emotions", "selector")}
     # Back to the tiny config: the first selector's results were kept.
@@ -446,11 +446,11 @@ def test_documentation_edits_rerun_nothing(completed, mirror):
     # tiny runs mim-br and ML-kNN: a JMI edit concerns none of its jobs
     ("estimators/selectors/jmi.py", Counter()),
     ("estimators/selectors/mim.py", Counter(
-        select=1, classify=1, aggregate=1, plot=1, stats=2, ranks=1, leaderboard=1, runtime=1,
-        stability=1, headline=1, summary=1, all=1, paper_table=2)),
+        select=1, classify=1, aggregate=1, plot=1, stats=2, ranks=1, leaderboard=1,
+        runtime=1, stability=1, headline=1, summary=1, all=1, paper_table=2)),
     ("evaluation/metrics.py", Counter(
-        classify=2, aggregate=1, plot=1, stats=2, ranks=1, leaderboard=1, headline=1, summary=1,
-        all=1, paper_table=2)),
+        classify=2, aggregate=1, plot=1, stats=2, ranks=1, leaderboard=1, headline=1,
+        summary=1, all=1, paper_table=2)),
     # the CD diagram is drawn by the stats jobs; ranks, the paper tables and
     # the summary page read their files
     ("report/cd_diagram.py", Counter(stats=2, ranks=1, leaderboard=1, summary=1, all=1,
