@@ -32,6 +32,7 @@ report: venv
 lint: venv
 	$(BIN)/ruff check src tests scripts bench setup.py
 	$(BIN)/snakefmt --check Snakefile rules
+	$(BIN)/mypy src/mlfsbench/workflow src/mlfsbench/report
 	$(BIN)/snakemake --lint --configfile config/tiny.yaml
 	$(BIN)/snakemake --lint
 

@@ -189,6 +189,7 @@ def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean
     if round is None:
         return out
     if n_features == "mean-rank":  # the ranks of the rounded means, averaged
+        assert rounded is not None  # made above whenever round is given
         printed = _tests(rounded.loc[table.index], higher=higher, control=control,
                          alpha=alpha, decimals=None)
     else:
@@ -209,7 +210,7 @@ def cd_title(metric: str, result: dict[str, Any], control: str | None,
     Hamming loss (lower is better), K = 50
     Bonferroni-Dunn vs x, CD = 1.200, N = 6 datasets
     """
-    k = result.get("n_features")
+    k: Any = result.get("n_features")
     shown = {"mean": "mean over the K of the grid",
              "mean-rank": "ranks averaged over the K of the grid"}.get(k, f"K = {k}")
     test = f"Bonferroni-Dunn vs {control}" if control else "Nemenyi"

@@ -231,7 +231,7 @@ def input_kind(entry: dict[str, Any]) -> str:
     return getattr(selector, "input_kind", "discrete")
 
 
-def entry_params(entry: dict[str, Any], dataset: str) -> dict[str, Any]:
+def entry_params(entry: dict[str, Any], dataset: str | None) -> dict[str, Any]:
     """Parameters of an entry on one dataset: ``params`` updated by
     ``dataset_params[dataset]`` (e.g. a label count chosen per dataset).
 
