@@ -160,3 +160,76 @@ def test_the_page_sorts_by_a_clicked_column(tmp_path, browser_page):
         "e => getComputedStyle(e).backgroundColor")
     assert colour == "rgb(253, 224, 224)"
     assert errors == []
+
+
+def test_wins_ties_losses_against_the_control_by_hand(tmp_path):
+    """The stats stage counts, per dataset, a method's mean against the
+    control's; the leaderboard sums them over the metrics. Invented means on
+    4 datasets, higher is better (micro F1), round 2: against c,
+    a: 0.50 > 0.40 win, 0.304 vs 0.30 -> 0.30 tie, 0.20 < 0.60 loss,
+    0.90 > 0.10 win: 2/1/1; b: 0.40 tie, 0.296 -> 0.30 tie, 0.70 win,
+    0.05 loss: 1/2/1."""
+    from mlfsbench.io import write_json
+    from mlfsbench.report.compare import compare, ranks_table
+
+    means = {"a": [0.50, 0.304, 0.20, 0.90], "b": [0.40, 0.296, 0.70, 0.05],
+             "c": [0.40, 0.30, 0.60, 0.10]}
+    summary = pd.DataFrame([
+        {"dataset": f"d{i}", "split": "cv", "selector": m, "classifier": "k",
+         "n_features": "5", "metric": "micro_f1", "mean": v}
+        for m, vs in means.items() for i, v in enumerate(vs)])
+    res = compare(summary, "micro_f1", n_features=5, control="c", round=2)
+    vs = res["against_control"]
+    assert (vs["control"], vs["decimals"]) == ("c", 2)
+    assert vs["wins"] == {"a": 2, "b": 1} and vs["ties"] == {"a": 1, "b": 2}
+    assert vs["losses"] == {"a": 1, "b": 1}
+    # without round: 3 decimals, the pages' rule; 0.304 and 0.296 differ
+    vs3 = compare(summary, "micro_f1", n_features=5, control="c")["against_control"]
+    assert vs3["wins"] == {"a": 3, "b": 1} and vs3["ties"] == {"a": 0, "b": 1}
+    assert "against_control" not in compare(summary, "micro_f1", n_features=5)
+    write_json(tmp_path / "m1.json", res)
+    write_json(tmp_path / "m2.json", {**res, "metric": "micro_f1_again"})
+    ranks = ranks_table([tmp_path / "m1.json", tmp_path / "m2.json"],
+                        tmp_path / "s" / "ranks.tsv")
+    assert ranks["control"].tolist() == ["c", "c"]
+    assert ranks["wins:a"].tolist() == [2, 2] and "wins:c" not in ranks
+    # the challenge s+x: its challenger x against c 1/0/3 on m1, 0/1/3 on
+    # m2; the paper method a against c 2/1/1 on m1, 1/1/2 on m2
+    rows = [{"experiment": "s+x", "challenger": "x", "metric": metric,
+             "n_features": "5", "n_datasets": 4, "n_methods": 3,
+             "challenger_rank": 2.0, "method": m, "method_rank": 2.0,
+             "wins": w[0], "ties": w[1], "losses": w[2], "control": "c",
+             "method_wins": mw[0], "method_ties": mw[1], "method_losses": mw[2]}
+            for metric, rows_ in (("m1", [("a", (3, 0, 1), (2, 1, 1)),
+                                         ("c", (1, 0, 3), (None,) * 3)]),
+                                  ("m2", [("a", (2, 2, 0), (1, 1, 2)),
+                                          ("c", (0, 1, 3), (None,) * 3)]))
+            for m, w, mw in rows_]
+    challenge = write(tmp_path / "s+x" / "challenge.tsv", rows)
+    by = average_ranks_by_study({"s": tmp_path / "s" / "ranks.tsv"},
+                                {"s+x": challenge})
+    got = {(r["experiment"], r["method"]): (r["wins"], r["ties"], r["losses"])
+           for r in by.to_dict("records")}
+    assert got[("s", "a")] == (4, 2, 2) and got[("s", "b")] == (2, 4, 2)
+    assert got[("s+x", "x")] == (1, 1, 6) and got[("s+x", "a")] == (3, 2, 3)
+    assert all(pd.isna(v) for v in got[("s", "c")] + got[("s+x", "c")])
+    table = write_leaderboard({"s": tmp_path / "s" / "ranks.tsv"},
+                              {"s+x": challenge}, tmp_path / "l.html",
+                              tmp_path / "l.tsv", labels={"c": "Lee"})
+    row = table.set_index("method")
+    assert [row.at["a", f"{w}:s"] for w in ("wins", "ties", "losses")] == [4, 2, 2]
+    head = (tmp_path / "l.tsv").read_text().splitlines()[0].split("\t")
+    assert head[2:7] == ["rank:s", "datasets:s", "wins:s", "ties:s", "losses:s"]
+    page = (tmp_path / "l.html").read_text()
+    assert "N = 4, k = 3, W/T/L vs Lee</small>" in page
+    assert "<small class='wtl'>4/2/2</small>" in page
+    assert "<small class='wtl'>1/1/6</small>" in page
+    assert page.count("<small class='wtl'>control</small>") == 2
+
+
+def test_a_study_without_a_control_shows_no_wins_ties_losses(tmp_path):
+    ranks, challenges = tables(tmp_path)
+    write_leaderboard(ranks, challenges, tmp_path / "l.html", tmp_path / "l.tsv")
+    assert "wins:" not in (tmp_path / "l.tsv").read_text()
+    page = (tmp_path / "l.html").read_text()
+    assert "class='wtl'" not in page and "W/T/L vs" not in page

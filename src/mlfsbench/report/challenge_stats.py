@@ -61,9 +61,13 @@ import numpy as np
 import pandas as pd
 
 from mlfsbench.evaluation.pairwise import pairwise_against
-from mlfsbench.evaluation.stats import control_z_tests, holm_adjust, round_table
+from mlfsbench.evaluation.stats import (
+    control_z_tests,
+    holm_adjust,
+    wins_ties_losses,
+)
 from mlfsbench.io import BASELINE
-from mlfsbench.report.compare import compare, rope_of
+from mlfsbench.report.compare import against_control, compare, rope_of, tie_decimals
 
 #: Columns of ``challenge.tsv``: a row per experiment, challenger, metric and
 #: paper method (one row with a ``note`` when the metric has no test).
@@ -71,7 +75,8 @@ COLUMNS = ["experiment", "challenger", "metric", "n_features", "n_datasets",
            "n_methods", "alpha", "friedman_p", "iman_davenport_p",
            "challenger_rank", "place", "method", "method_rank", "paper_best",
            "z", "p", "p_holm", "significant", "wins", "ties", "losses", "note",
-           "challenger_name"]
+           "challenger_name", "control", "method_wins", "method_ties",
+           "method_losses"]
 #: Columns of ``challenges.tsv``: a row per experiment, challenger and metric.
 SUMMARY_COLUMNS = ["experiment", "challenger", "metric", "n_features",
                    "challenger_rank", "place", "n_methods", "paper_best",
@@ -107,26 +112,6 @@ def _is_baseline(method: str) -> bool:
     return method.split("|")[0].startswith(BASELINE)
 
 
-def wins_ties_losses(table: pd.DataFrame, challenger: str, method: str, *,
-                     higher_is_better: bool, decimals: int | None
-                     ) -> tuple[int, int, int]:
-    """The challenger's wins, ties and losses against ``method`` over the
-    table's datasets (rows); values rounded to ``decimals`` first
-    (:func:`~mlfsbench.evaluation.stats.round_table`; ``None``: as given).
-
-    >>> t = pd.DataFrame({"c": [0.1004, 0.2, 0.3], "m": [0.1, 0.3, 0.25]})
-    >>> wins_ties_losses(t, "c", "m", higher_is_better=True, decimals=3)
-    (1, 1, 1)
-    """
-    a = table[challenger].to_numpy(dtype=float)
-    b = table[method].to_numpy(dtype=float)
-    if decimals is not None:
-        a, b = round_table(a, decimals), round_table(b, decimals)
-    better = a > b if higher_is_better else a < b
-    worse = a < b if higher_is_better else a > b
-    return int(better.sum()), int((a == b).sum()), int(worse.sum())
-
-
 def pairwise(result: Mapping[str, Any], challenger: str,
              paper: Sequence[str]) -> pd.DataFrame:
     """The challenger against each paper method by average rank (module
@@ -153,12 +138,6 @@ def paper_best(result: Mapping[str, Any], paper: Sequence[str]) -> str | None:
     if not candidates:
         return None
     return min(candidates, key=lambda m: (ranks[m], candidates.index(m)))
-
-
-def tie_decimals(options: Mapping[str, Any]) -> int | None:
-    if options.get("n_features") == "mean-rank":
-        return None
-    return int(options["round"]) if options.get("round") is not None else 3
 
 
 def too_few_datasets(n_methods: int, n_datasets: int, alpha: float
@@ -231,7 +210,10 @@ def challenge_metric(summary: pd.DataFrame, metric: str,
     """One metric of one experiment: the comparison of all methods
     (:func:`mlfsbench.report.compare.compare` under the study's ``options``:
     ``n_features``, ``alpha``, ``control``) and, per challenger column, its
-    rank, place, tests and W/T/L against the paper methods."""
+    rank, place, tests and W/T/L against the paper methods; with the
+    study's ``control`` among the paper methods, each paper method's W/T/L
+    against it too (``method_wins`` ... of ``challenge.tsv``, by the same
+    tie rule: the leaderboard's counts)."""
     k = options.get("n_features", "mean")
     alpha = options.get("alpha", 0.05)
     result = compare(summary, metric, n_features=k, control=options.get("control"),
@@ -259,6 +241,9 @@ def challenge_metric(summary: pd.DataFrame, metric: str,
     higher = bool(result["higher_is_better"])
     decimals = tie_decimals(options)
     ranks = result["average_ranks"]
+    control = options.get("control")
+    study = (against_control(table, control, higher=higher, decimals=decimals)
+             if control in paper else None)
     for c in mine:
         rows = pairwise(result, c, paper)
         wtl = [wins_ties_losses(table, c, m, higher_is_better=higher,
@@ -268,6 +253,12 @@ def challenge_metric(summary: pd.DataFrame, metric: str,
         best = paper_best(result, paper)
         rows["paper_best"] = rows["method"] == best
         rows["significant"] = rows["p_holm"] < result["alpha"]
+        if study is not None:
+            # the paper methods against the study's proposed method (the
+            # challenger's own: its row against the control)
+            rows["control"] = control
+            for what in ("wins", "ties", "losses"):
+                rows[f"method_{what}"] = [study[what].get(m) for m in paper]
         place = 1 + sum(r < ranks[c] for m, r in ranks.items() if m != c)
         out["rows"][c] = {"rank": ranks[c], "place": place, "best": best,
                           "tests": rows}

@@ -27,6 +27,14 @@ over the datasets, with a region of practical equivalence of
 :data:`~mlfsbench.evaluation.bayesian.ROPE` in the metric's units (0 on
 average ranks), and Cliff's delta with its magnitude
 (:mod:`mlfsbench.evaluation.pairwise`): ``pairwise.tsv``.
+
+With a control (the study's proposed method, ``stats: {control: ...}``)
+every other method gets its wins, ties and losses against it over the
+datasets the ranks compare (``against_control``; ``ranks.tsv``'s
+``wins:``, ``ties:`` and ``losses:`` columns), by the pages' one W/T/L
+convention (:func:`tie_decimals`, :mod:`mlfsbench.report.challenge_stats`):
+a tie is an equal mean once rounded to the study's ``round``, else to 3
+decimals; with ``"mean-rank"``, an equal average rank.
 """
 
 from __future__ import annotations
@@ -45,6 +53,7 @@ from mlfsbench.evaluation.stats import (
     compare_methods,
     rank_shortfall,
     round_table,
+    wins_ties_losses,
 )
 from mlfsbench.io import (
     BASELINE,
@@ -139,6 +148,44 @@ def rope_of(n_features: int | str) -> float:
     return 0.0 if n_features == "mean-rank" else ROPE
 
 
+def tie_decimals(options) -> int | None:
+    """The decimals to which two means are rounded before they tie (the
+    study's ``stats`` ``options``: its ``round``, else 3, the regenerated
+    paper tables' precision); None with ``"mean-rank"`` (ranks tie when
+    equal).
+
+    >>> tie_decimals({"round": 2}), tie_decimals({}), tie_decimals(
+    ...     {"n_features": "mean-rank", "round": 2})
+    (2, 3, None)
+    """
+    if options.get("n_features") == "mean-rank":
+        return None
+    return int(options["round"]) if options.get("round") is not None else 3
+
+
+def against_control(table: pd.DataFrame, control: str, *, higher: bool,
+                    decimals: int | None) -> dict[str, Any]:
+    """Every method's wins, ties and losses against ``control`` over the
+    datasets (rows) of ``table`` (:func:`~mlfsbench.evaluation.stats.
+    wins_ties_losses`): ``{"control", "decimals", "wins": {method: n},
+    "ties": ..., "losses": ...}``, the control itself left out.
+
+    >>> t = pd.DataFrame({"c": [0.50, 0.30, 0.20], "a": [0.6, 0.3004, 0.1]})
+    >>> r = against_control(t, "c", higher=True, decimals=3)
+    >>> r["wins"], r["ties"], r["losses"]
+    ({'a': 1}, {'a': 1}, {'a': 1})
+    """
+    out: dict[str, Any] = {"control": control, "decimals": decimals,
+                           "wins": {}, "ties": {}, "losses": {}}
+    for m in table.columns:
+        if m == control:
+            continue
+        w, t, l_ = wins_ties_losses(table, m, control, higher_is_better=higher,
+                                    decimals=decimals)
+        out["wins"][m], out["ties"][m], out["losses"][m] = w, t, l_
+    return out
+
+
 def _tests(table: pd.DataFrame, *, higher: bool, control, alpha,
            decimals, rope: float | None = None) -> dict[str, Any]:
     if control is not None and control not in table.columns:
@@ -186,6 +233,10 @@ def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean
         return out
     out.update(_tests(table, higher=higher, control=control, alpha=alpha,
                       decimals=None, rope=rope))
+    if control is not None and control in table.columns:
+        out["against_control"] = against_control(
+            table, control, higher=higher,
+            decimals=tie_decimals({"n_features": n_features, "round": round}))
     if round is None:
         return out
     if n_features == "mean-rank":  # the ranks of the rounded means, averaged
@@ -306,11 +357,16 @@ def write_comparison(summary_path: PathLike, metric: str, json_out: PathLike,
     return result
 
 
+#: The prefixes of ``ranks.tsv``'s columns that name a method after them.
+WITH_METHOD = ("rank:", "rounded_rank:", "wins:", "ties:", "losses:")
+
+
 def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
                 html_out: PathLike | None = None,
                 labels: dict[str, str] | None = None) -> pd.DataFrame:
     """One row per metric: the number of datasets ranked, average ranks,
-    Friedman p and Iman-Davenport F.
+    Friedman p and Iman-Davenport F; with a control, its id (``control``)
+    and each other method's ``wins:``, ``ties:`` and ``losses:`` against it.
 
     The TSV names methods by identifier; the HTML by ``labels``.
     """
@@ -330,6 +386,12 @@ def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
             row["F_critical"] = res["iman_davenport"]["critical_value"]
             row["nemenyi_cd"] = res["nemenyi"]["cd"]
             row["bonferroni_dunn_cd"] = res["bonferroni_dunn"]["cd"]
+            vs = res.get("against_control")
+            if vs:
+                # each method against the study's proposed method
+                row["control"] = vs["control"]
+                for what in ("wins", "ties", "losses"):
+                    row.update({f"{what}:{m}": n for m, n in vs[what].items()})
             if res.get("round") is not None:
                 # beside the ranks above: those of the means rounded as printed
                 printed = res["rounded"]
@@ -344,7 +406,7 @@ def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
     if html_out is not None:
         shown = table.rename(columns={
             c: f"{c[:c.index(':') + 1]}{display_name(c[c.index(':') + 1:], labels)}"
-            for c in table.columns if c.startswith(("rank:", "rounded_rank:"))})
+            for c in table.columns if c.startswith(WITH_METHOD)})
         # one column per metric, a row per method or test: as wide as the
         # number of metrics, not of methods, so it fits the page
         shown = shown.map(lambda v: "" if pd.isna(v) else (

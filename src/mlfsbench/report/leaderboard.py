@@ -22,6 +22,17 @@ study counted once: the study of a challenge experiment ``lee2016+mine`` is
 ``lee2016``, and a paper method ranked in both the study and its challenges
 counts the mean of those ranks for that study. Ranks among k methods lie in
 1..k: a mean over studies of different k compares places, not scores.
+
+Beside its rank, a method's wins, ties and losses (W/T/L) in an experiment
+against the study's proposed method (its ``stats.control``): the number of
+datasets on which its mean is better, equal or worse, summed over the
+compared metrics that have a rank test (a comparison per dataset and
+metric), as the statistics stages counted them (``ranks.tsv``'s ``wins:``,
+``ties:``, ``losses:`` columns; ``challenge.tsv``'s ``wins`` ... of a
+challenger's row against the control, ``method_wins`` ... of the paper
+methods), by the one tie rule of the pages
+(:func:`mlfsbench.report.compare.tie_decimals`). The control itself, and
+every method of a study without a control, has none.
 """
 
 from __future__ import annotations
@@ -43,7 +54,10 @@ PathLike = str | os.PathLike
 
 #: Columns of :func:`average_ranks_by_study`.
 RANK_COLUMNS = ["experiment", "study", "method", "challenger", "average_rank",
-                "n_metrics", "n_datasets", "n_methods"]
+                "n_metrics", "n_datasets", "n_methods", "control", "wins", "ties",
+                "losses"]
+#: What a method's W/T/L counts, in :data:`RANK_COLUMNS` and the page.
+WTL = ("wins", "ties", "losses")
 
 
 def study_of(experiment: str) -> str:
@@ -73,11 +87,19 @@ def _ranks_rows(experiment: str, path: PathLike) -> list[dict[str, Any]]:
         if not methods:  # no rank test on this metric (too few datasets)
             continue
         _need(table, path, ["n_datasets"], "a ranks table of this version")
+        control = r.get("control")
         rows += [{"experiment": experiment, "metric": r["metric"], "method": m,
                   "challenger": False, "rank": float(v),
-                  "n_datasets": int(r["n_datasets"]), "n_methods": len(methods)}
+                  "n_datasets": int(r["n_datasets"]), "n_methods": len(methods),
+                  "control": control if pd.notna(control) else None,
+                  **{w: _count(r.get(f"{w}:{m}")) for w in WTL}}
                  for m, v in methods.items()]
     return rows
+
+
+def _count(value) -> float:
+    """A W/T/L count read from a table (NaN where there is none)."""
+    return float("nan") if value is None or pd.isna(value) else float(value)
 
 
 def _challenge_rows(experiment: str, path: PathLike) -> list[dict[str, Any]]:
@@ -89,15 +111,23 @@ def _challenge_rows(experiment: str, path: PathLike) -> list[dict[str, Any]]:
           "a challenge table")
     table = table[table["challenger_rank"].notna()]
     rows: dict[tuple[str, str], dict[str, Any]] = {}
+    nothing = dict.fromkeys(WTL, float("nan"))
     for r in table.to_dict("records"):
+        control = r.get("control")
+        control = control if control is not None and pd.notna(control) else None
         base = {"experiment": experiment, "metric": r["metric"],
-                "n_datasets": int(r["n_datasets"]), "n_methods": int(r["n_methods"])}
-        rows[r["metric"], r["challenger"]] = {
+                "n_datasets": int(r["n_datasets"]), "n_methods": int(r["n_methods"]),
+                "control": control}
+        mine = rows.setdefault((r["metric"], r["challenger"]), {
             **base, "method": r["challenger"], "challenger": True,
-            "rank": float(r["challenger_rank"])}
+            "rank": float(r["challenger_rank"]), **nothing})
+        if control is not None and r["method"] == control:
+            # the challenger's row against the study's proposed method
+            mine.update({w: _count(r.get(w)) for w in WTL})
         rows.setdefault((r["metric"], r["method"]), {
             **base, "method": r["method"], "challenger": False,
-            "rank": float(r["method_rank"])})
+            "rank": float(r["method_rank"]),
+            **{w: _count(r.get(f"method_{w}")) for w in WTL}})
     return list(rows.values())
 
 
@@ -126,12 +156,18 @@ def average_ranks_by_study(ranks: Mapping[str, PathLike],
         rows += _challenge_rows(experiment, path)
     long = pd.DataFrame(rows, columns=["experiment", "metric", "method",
                                        "challenger", "rank", "n_datasets",
-                                       "n_methods"])
+                                       "n_methods", "control", *WTL])
     order = list(dict.fromkeys([*ranks, *challenges]))
-    out = long.groupby(["experiment", "method"], sort=False).agg(
+    grouped = long.groupby(["experiment", "method"], sort=False)
+    out = grouped.agg(
         challenger=("challenger", "any"), average_rank=("rank", "mean"),
         n_metrics=("metric", "nunique"), n_datasets=("n_datasets", "max"),
-        n_methods=("n_methods", "max")).reset_index()
+        n_methods=("n_methods", "max"),
+        control=("control", "first")).reset_index()
+    # summed over the metrics; none (NaN) where no metric counted any
+    counts = grouped[list(WTL)].sum(min_count=1).reset_index(drop=True)
+    for w in WTL:
+        out[w] = counts[w].astype("Int64")
     out.insert(1, "study", [study_of(e) for e in out["experiment"]])
     out["challenger"] = out["challenger"].astype(bool)
     out = out.sort_values(
@@ -148,6 +184,9 @@ def leaderboard(by_study: pd.DataFrame) -> pd.DataFrame:
     (empty where it did not run) and ``datasets:<experiment>``, and
     ``mean_rank`` over its studies (each study once: the mean of its
     experiments' ranks) with their number ``studies``; best mean rank first.
+    An experiment with a control has ``wins:<experiment>``,
+    ``ties:<experiment>`` and ``losses:<experiment>`` after its datasets
+    (empty for the control and where the method did not run).
     """
     experiments = list(dict.fromkeys(by_study["experiment"]))
     ranks = by_study.pivot(index="method", columns="experiment",
@@ -162,6 +201,10 @@ def leaderboard(by_study: pd.DataFrame) -> pd.DataFrame:
     for e in experiments:
         table[f"rank:{e}"] = ranks[e].to_numpy()
         table[f"datasets:{e}"] = datasets[e].astype("Int64").to_numpy()
+        mine = by_study[by_study["experiment"] == e].set_index("method")
+        if mine["wins"].notna().any():
+            for w in WTL:
+                table[f"{w}:{e}"] = table["method"].map(mine[w]).astype("Int64")
     means = per_study.groupby(level="method").agg(["mean", "count"])
     table["mean_rank"] = table["method"].map(means["mean"])
     table["studies"] = table["method"].map(means["count"]).astype(int)
@@ -202,12 +245,30 @@ hs.forEach(function(h,i){h.addEventListener('click',function(){
 """
 
 
-def _cell(value, text: str | None = None, cls: str = "") -> str:
+def _cell(value, text: str | None = None, cls: str = "", extra: str = "") -> str:
+    """A cell sorted by ``value``, showing ``text`` (escaped) then ``extra``
+    (HTML)."""
     if value is None or (not isinstance(value, str) and pd.isna(value)):
         return f"<td class='{cls}' data-value=''></td>"
     shown = html.escape(text if text is not None else str(value))
     return (f"<td class='{cls}' data-value='{html.escape(str(value))}'>{shown}"
-            "</td>")
+            f"{extra}</td>")
+
+
+def _wtl_text(row: Mapping[str, Any], experiment: str) -> str:
+    """A rank cell's W/T/L line (HTML; "" without one, "control" for the
+    study's proposed method where it ran).
+
+    >>> _wtl_text({"rank:s": 1.5, "wins:s": 3, "ties:s": 0, "losses:s": 2}, "s")
+    "<br><small class='wtl'>3/0/2</small>"
+    """
+    if f"wins:{experiment}" not in row or pd.isna(row[f"rank:{experiment}"]):
+        return ""
+    if pd.isna(row[f"wins:{experiment}"]):
+        return "<br><small class='wtl'>control</small>"
+    return ("<br><small class='wtl'>"
+            + "/".join(str(int(row[f"{w}:{experiment}"])) for w in WTL)
+            + "</small>")
 
 
 def leaderboard_page(table: pd.DataFrame, by_study: pd.DataFrame, *,
@@ -228,9 +289,13 @@ def leaderboard_page(table: pd.DataFrame, by_study: pd.DataFrame, *,
         link = e(x)
         if pages and x in pages:
             link = f"<a href='{e(pages[x])}'>{e(x)}</a>"
+        versus = ""
+        if f"wins:{x}" in table.columns:
+            control = str(mine["control"].dropna().iloc[0])
+            versus = f", W/T/L vs {e(display_name(control, labels))}"
         head.append(f"<th class='sort' data-type='num' id='col-{e(x)}'>{link}<br>"
                     f"<small>N = {int(mine['n_datasets'].max())}, k = "
-                    f"{int(mine['n_methods'].max())}</small></th>")
+                    f"{int(mine['n_methods'].max())}{versus}</small></th>")
     head += ["<th class='sort' data-type='num'>mean rank</th>",
              "<th class='sort' data-type='num'>studies</th>"]
     rows = []
@@ -242,7 +307,8 @@ def leaderboard_page(table: pd.DataFrame, by_study: pd.DataFrame, *,
                  "</td>"]
         for x in experiments:
             v = r[f"rank:{x}"]
-            cells.append(_cell(v, None if pd.isna(v) else f"{v:.2f}"))
+            cells.append(_cell(v, None if pd.isna(v) else f"{v:.2f}",
+                               extra=_wtl_text(r, x)))
         cells.append(_cell(r["mean_rank"], f"{r['mean_rank']:.2f}"))
         cells.append(_cell(r["studies"]))
         rows.append(f"<tr id='method-{e(m)}' class='"
@@ -254,7 +320,11 @@ def leaderboard_page(table: pd.DataFrame, by_study: pd.DataFrame, *,
         "average rank over the datasets, as the study's statistics rank them "
         "(N: datasets, k: methods ranked together; an experiment with "
         "challengers ranks them with the paper's methods). An empty cell: the "
-        "method did not run there. Mean rank: over the studies it ran in, each "
+        "method did not run there. Below a rank, W/T/L: the datasets on which the "
+        "method's mean beats, ties or loses to the study's proposed method (its "
+        "control, named in the header), summed over the compared metrics; a tie "
+        "is an equal mean at the study's printed precision (3 decimals if it "
+        "declares none). Mean rank: over the studies it ran in, each "
         "study once (a challenge counts for the study it extends). Challengers "
         "are highlighted. Click a column's header to sort by it. "
         "<a href='leaderboard.tsv'>The table (leaderboard.tsv)</a> · "
