@@ -243,7 +243,7 @@ def challenge_metric(summary: pd.DataFrame, metric: str,
     ranks = result["average_ranks"]
     control = options.get("control")
     study = (against_control(table, control, higher=higher, decimals=decimals)
-             if control in paper else None)
+             if isinstance(control, str) and control in paper else None)
     for c in mine:
         rows = pairwise(result, c, paper)
         wtl = [wins_ties_losses(table, c, m, higher_is_better=higher,
