@@ -28,6 +28,7 @@ include: "rules/compare.smk"
 include: "rules/report.smk"
 include: "rules/claims.smk"
 include: "rules/challenge.smk"
+include: "rules/league.smk"
 
 
 rule all:
@@ -35,3 +36,4 @@ rule all:
     input:
         all_targets(),
         challenge_targets(),
+        league_targets(),

@@ -22,8 +22,12 @@ MAIN_EXPERIMENTS = PLAN.main_experiments  # without the variants of readings
 KEEP_PREDICTIONS = PLAN.keep_predictions
 
 
+LEAGUE = PLAN.league()  # the league page's spec (no protocols: no league)
+
+
 wildcard_constraints:
     experiment=alternatives(EXPERIMENTS),
+    league=alternatives([LEAGUE["name"]] if LEAGUE["protocols"] else []),
     dataset=alternatives(PLAN.table),
     split=alternatives(PLAN.splits),
     batch=r"folds\d+-\d+",
@@ -170,7 +174,11 @@ def summary_inputs():
 
 
 def all_targets():
-    out = claims_targets() + [rules.summary.output.html]
+    """Every table, figure and page of the configured experiments (the
+    league's experiments have their own page: league_targets)."""
+    out = claims_targets()
+    if MAIN_EXPERIMENTS:
+        out.append(rules.summary.output.html)
     for e, x in MAIN_EXPERIMENTS.items():
         tables = [rules.datasets_report.output.table, rules.provenance.output.text]
         tables += [rules.aggregate.output.metrics, rules.aggregate.output.summary]
@@ -220,3 +228,22 @@ def challenge_targets():
         return []
     pages = [rules.challenge.output.html.format(experiment=e) for e in CHALLENGED]
     return pages + [rules.challenges.output.html]
+
+
+# ---------------------------------------------------------------- league
+# The config's league (mlfsbench.workflow.league): one experiment per
+# protocol, their results tables read by the league page.
+def league_summaries(wildcards):
+    """Each protocol's results table, in the page's order."""
+    out = rules.aggregate.output.summary
+    return [
+        out.format(experiment=LEAGUE["protocols"][p]["experiment"])
+        for p in LEAGUE["order"]
+    ]
+
+
+def league_targets():
+    """The league's page (none without a league)."""
+    if not LEAGUE["protocols"]:
+        return []
+    return [rules.league.output.html.format(league=LEAGUE["name"])]
