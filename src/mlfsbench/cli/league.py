@@ -140,8 +140,7 @@ def run(args) -> int:
             reads = files_read(args.configfile, config)
         finally:
             os.chdir(cwd)
-        name = check_id(config["league"].get("name") or DEFAULT_NAME,
-                        "the league's name")
+        name = config["league"].get("name") or DEFAULT_NAME
         configfile = args.output or f"config/challenges/{name}.yaml"
         target = check_output(configfile, workdir, reads, args.allow_outside,
                               command="league")
