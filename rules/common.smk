@@ -247,3 +247,17 @@ def league_targets():
     if not LEAGUE["protocols"]:
         return []
     return [rules.league.output.html.format(league=LEAGUE["name"])]
+
+
+def league_pages():
+    """The league pages the summary page links (relative to results/): those
+    on disk and this run's."""
+    import glob
+
+    found = {
+        os.path.relpath(p, "results").replace(os.sep, "/")
+        for p in glob.glob("results/*/league.html")
+    }
+    if LEAGUE["protocols"]:
+        found.add(f"{LEAGUE['name']}/league.html")
+    return sorted(found)
