@@ -317,7 +317,8 @@ def test_a_league_table_from_invented_ranks():
     # the papers' methods: a, b (P's), c (Q's); only a before b holds
     orders = out["orderings"]
     assert orders[["better", "worse", "better_in", "holds"]].values.tolist() == [
-        ["a", "b", 2, True], ["a", "c", 1, False], ["b", "c", 1, False]]  # a draw: paper order
+        # (b, c) is a draw, one protocol each: b first, in the papers' order
+        ["a", "b", 2, True], ["a", "c", 1, False], ["b", "c", 1, False]]
     # each against the best: under Q, c (4/3), whose 3 losses are below
     # each of b's (delta 1); under P, a's .1 .1 .2 against c's .3 .2 .3: of
     # the 9 pairs 8 favour a, one ties (.2, .2): delta 8/9
