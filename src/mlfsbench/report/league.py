@@ -102,7 +102,8 @@ def rank_plot(ranks: pd.DataFrame, metric: str, protocols: Sequence[str],
     that ranks ``metric``: a line per method across the protocols, the
     papers' own methods (``paper``, league names) in colour and named at
     their last point, the league's others thin and grey, a challenger in
-    red, the all-features baseline dashed. Saved to ``png`` with its text
+    red, the all-features baseline dashed; a line joins the protocols that
+    rank its method. Saved to ``png`` with its text
     alternative; returns the Figure."""
     from matplotlib.figure import Figure
 
@@ -112,7 +113,10 @@ def rank_plot(ranks: pd.DataFrame, metric: str, protocols: Sequence[str],
     ax = fig.add_subplot(1, 1, 1)
     x = np.arange(len(shown))
     methods = sorted(rows["method"].unique(), key=natural_key)
-    colours = iter([f"C{i % 10}" for i in range(len(methods))])
+    from matplotlib import colormaps
+
+    palette = colormaps["tab20"].colors
+    colours = iter([palette[i % len(palette)] for i in range(len(methods))])
     for m in methods:
         y = np.array([float(rows[(rows["protocol"] == p) & (rows["method"] == m)]
                             ["relative_rank"].iloc[0])
@@ -127,13 +131,12 @@ def rank_plot(ranks: pd.DataFrame, metric: str, protocols: Sequence[str],
             style = {"color": next(colours), "linewidth": 1.6, "zorder": 3}
         else:
             style = {"color": "#b0b0b0", "linewidth": 0.8, "zorder": 1}
-        ax.plot(x, y, marker="o", markersize=3, **style)
-        if m in paper or m in challengers or m.startswith(BASELINE):
-            last = np.flatnonzero(np.isfinite(y))
-            if last.size:
-                i = last[-1]
-                ax.annotate(m, (x[i], y[i]), xytext=(6, 0), textcoords="offset points",
-                            va="center", fontsize=7, color=style["color"])
+        ranked = np.isfinite(y)  # joined across the protocols that skip it
+        ax.plot(x[ranked], y[ranked], marker="o", markersize=3, **style)
+        if (m in paper or m in challengers or m.startswith(BASELINE)) and ranked.any():
+            i = np.flatnonzero(ranked)[-1]
+            ax.annotate(m, (x[i], y[i]), xytext=(6, 0), textcoords="offset points",
+                        va="center", fontsize=7, color=style["color"])
     ax.set_xticks(x, shown, rotation=20)
     ax.set_xlim(-0.3, len(shown) - 0.3)
     ax.set_ylim(1.04, -0.04)
