@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 CORES ?= all
 SNAKEMAKE_ARGS ?=
 
-.PHONY: venv reproduce quick league report test lint unit bench lock
+.PHONY: venv reproduce quick league report test lint unit bench lock conda-env
 
 $(BIN)/activate: envs/requirements.lock pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python >= 3.11 required")'
@@ -37,6 +37,7 @@ report: venv
 lint: venv
 	$(BIN)/ruff check src tests scripts bench setup.py
 	$(BIN)/snakefmt --check Snakefile rules
+	$(BIN)/mypy src/mlfsbench/workflow src/mlfsbench/report
 	$(BIN)/snakemake --lint --configfile config/tiny.yaml
 	$(BIN)/snakemake --lint
 
@@ -53,3 +54,21 @@ lock:
 	$(PYTHON) -m venv /tmp/mlfsbench-lock && /tmp/mlfsbench-lock/bin/pip install -q -r envs/requirements.in
 	(echo "# Full pinned environment (Python 3.11). Generated from envs/requirements.in by \`make lock\`."; \
 	 /tmp/mlfsbench-lock/bin/pip freeze --all | grep -v "^pip==") > envs/requirements.lock
+	$(MAKE) conda-env
+
+# envs/mlfsbench.yaml, for `snakemake --sdm conda`: the lock's pins inline and
+# the package at its version (tests/test_conda_env.py checks they agree).
+# Snakemake copies the file into .snakemake/conda/, so it names no path.
+conda-env:
+	version=$$($(PYTHON) -c "import tomllib; print(tomllib.load(open('pyproject.toml', 'rb'))['project']['version'])"); \
+	(echo "# Conda environment of the rules under \`snakemake --sdm conda\` (\`conda:\` of"; \
+	 echo "# every rule). Written by \`make conda-env\` (and \`make lock\`) from"; \
+	 echo "# envs/requirements.lock: the same pins, inline, and mlfsbench itself at the"; \
+	 echo "# version of pyproject.toml, from an index or from a folder of wheels named"; \
+	 echo "# by PIP_FIND_LINKS (docs/cluster.md). Snakemake copies this file into"; \
+	 echo "# .snakemake/conda/ before creating the environment: it names no path."; \
+	 echo "name: mlfsbench"; \
+	 echo "channels:"; echo "  - conda-forge"; echo "  - nodefaults"; \
+	 echo "dependencies:"; echo "  - python=3.11"; echo "  - pip"; echo "  - pip:"; \
+	 grep -v "^#" envs/requirements.lock | sed "s/^/      - /"; \
+	 echo "      - mlfsbench==$$version") > envs/mlfsbench.yaml

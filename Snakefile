@@ -28,6 +28,7 @@ include: "rules/compare.smk"
 include: "rules/report.smk"
 include: "rules/claims.smk"
 include: "rules/challenge.smk"
+include: "rules/leaderboard.smk"
 include: "rules/league.smk"
 
 

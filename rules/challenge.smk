@@ -28,11 +28,38 @@ rule challenge_cd:
         "../scripts/challenge.py"
 
 
+# Each challenger against each paper method: the Bayesian signed-rank test
+# and Cliff's delta per compared metric (the statistics; the page reads them).
+rule challenge_pairwise:
+    input:
+        summary=rules.aggregate.output.summary,
+    output:
+        tsv="results/{experiment}/challenge/pairwise.tsv",
+    log:
+        "logs/{experiment}/challenge/pairwise.log",
+    benchmark:
+        "benchmarks/{experiment}/challenge/pairwise.tsv"
+    conda:
+        "../envs/mlfsbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    params:
+        options=stats_options,
+        challengers=challenger_ids,
+        metrics=compared_metrics,
+        code=code("challenge.py"),
+    script:
+        "../scripts/challenge.py"
+
+
 rule challenge:
     input:
         summary=rules.aggregate.output.summary,
         runtime=rules.runtime.output.table,
         cds=challenge_cd_files,
+        pairwise=rules.challenge_pairwise.output.tsv,
     output:
         html="results/{experiment}/challenge/index.html",
         tsv="results/{experiment}/challenge/challenge.tsv",

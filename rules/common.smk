@@ -12,6 +12,7 @@ from mlfsbench.workflow.ids import canonical, content_digest
 from mlfsbench.workflow.plan import alternatives, cache_keys, make_plan, mem_mb_of
 from mlfsbench.workflow.plan import challenge_history, earlier_challenges
 from mlfsbench.workflow.plan import read_config
+from mlfsbench.workflow.report_params import experiments_labels
 
 read_config(config, config_source(workflow))
 validate(config, str(CONFIG_SCHEMA))
@@ -178,7 +179,7 @@ def all_targets():
     league's experiments have their own page: league_targets)."""
     out = claims_targets()
     if MAIN_EXPERIMENTS:
-        out.append(rules.summary.output.html)
+        out += [rules.summary.output.html, rules.leaderboard.output.html]
     for e, x in MAIN_EXPERIMENTS.items():
         tables = [rules.datasets_report.output.table, rules.provenance.output.text]
         tables += [rules.aggregate.output.metrics, rules.aggregate.output.summary]

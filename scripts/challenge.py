@@ -1,5 +1,6 @@
-"""Snakemake adapter: challenge pages (a CD diagram, a study's page, the
-page across studies), by the rule that runs it."""
+"""Snakemake adapter: challenge pages (a CD diagram, the Bayesian
+comparisons, a study's page, the page across studies), by the rule that runs
+it."""
 
 import os
 
@@ -7,6 +8,7 @@ from mlfsbench.io import read_table
 from mlfsbench.report.challenge import (
     challenge_cd,
     readable_labels,
+    write_bayesian,
     write_challenge,
     write_challenges,
 )
@@ -18,12 +20,17 @@ def cd(summary, metric, png, challengers, options, labels=None, entries=None):
     challenge_cd(table, metric, challengers, options, png, labels, entries)
 
 
+def bayesian(summary, experiment, challengers, options, metrics, tsv_out):
+    write_bayesian(summary, experiment, challengers, options, metrics, tsv_out)
+
+
 def page(summary, runtime, experiment, challengers, options, metrics, cds,
          html_out, tsv_out, labels=None, order=None, entries=None,
-         paper_datasets=None):
+         paper_datasets=None, pairwise=None):
     write_challenge(summary, runtime, experiment, challengers, options, metrics,
                     html_out, tsv_out, cd_files=cds, labels=labels, order=order,
-                    entries=entries, paper_datasets=paper_datasets)
+                    entries=entries, paper_datasets=paper_datasets,
+                    pairwise_path=pairwise)
 
 
 def across(experiments, tables, html_out, tsv_out, pages=None, reasons=None,
@@ -40,12 +47,16 @@ if __name__ == "__main__":
             cd(smk.input.summary, smk.wildcards.metric, smk.output.png,
                list(p.challengers), dict(p.options), dict(p.labels),
                dict(p.entries))
+        elif smk.rule == "challenge_pairwise":
+            bayesian(smk.input.summary, smk.wildcards.experiment,
+                     list(p.challengers), dict(p.options), list(p.metrics),
+                     smk.output.tsv)
         elif smk.rule == "challenge":
             page(smk.input.summary, smk.input.runtime, smk.wildcards.experiment,
                  list(p.challengers), dict(p.options), list(p.metrics),
                  list(smk.input.cds), smk.output.html, smk.output.tsv,
                  dict(p.labels), list(p.order), dict(p.entries),
-                 list(p.paper_datasets))
+                 list(p.paper_datasets), smk.input.pairwise)
         else:
             experiments = {e: list(c) for e, c in dict(p.experiments).items()}
             tables = dict(zip(p.challenged, smk.input.tables, strict=True))

@@ -343,7 +343,7 @@ def test_statistics_small_example():
     ds = Dataset("toy", np.zeros((4, 2)), Y, ["f1", "f2"], ["a", "b", "c"])
     assert dataset_statistics(ds) == {
         "instances": 4, "features": 2, "labels": 3, "cardinality": 1.0,
-        "density": 1 / 3, "distinct_labelsets": 3,
+        "density": 1 / 3, "distinct_labelsets": 3, "binary_features": True,
     }
 
 

@@ -676,7 +676,8 @@ def test_a_challenge_from_a_copied_cache_runs_only_the_challengers_jobs(
     assert set(others) <= {"aggregate", "stats", "ranks", "runtime", "stability",
                            "plot", "headline", "paper_table", "claims", "summary",
                            "datasets_report", "provenance", "all", "challenge",
-                           "challenge_cd", "challenges"}
+                           "challenge_cd", "challenge_pairwise", "challenges",
+                           "leaderboard"}
     assert others["stats"] == 2 and others["claims"] == 1
     assert all(w.get("experiment", "tiny+variance-rank") == "tiny+variance-rank"
                for _, w in jobs)

@@ -203,6 +203,97 @@ def test_a_dataset_without_the_challenger_is_left_out_and_named():
     assert "Left out of the ranks (a method has no result there): d5." in page
 
 
+def test_bayesian_rows_of_the_challenger_by_hand(tmp_path):
+    """HAND's challenger x against a, b, c (Hamming loss, lower is better).
+    Cliff's delta over the 16 pairs of x's and a method's four means:
+    against a (0.2, 0.2, 0.1, 0.3) x's 0.1 wins 3, 0.2001 nets -2, 0.2 nets
+    0, 0.1 wins 3: 4/16 = 0.25, small; against b (0.3, 0.3, 0.3, 0.2) 4 + 2
+    + 3 + 4 = 13/16, large; against c every pair: 1, large. Against b and c
+    every difference lies beyond the rope (2 r = 0.02), so the rope's share
+    is w0^2 with w0 ~ Beta(1/2, 4) (the Dirichlet prior's weight beside four
+    datasets) and x wins when w0^2 < 1/2: P = I_{2^-1/2}(1/2, 4)."""
+    from scipy.special import betainc
+
+    from mlfsbench.report.challenge import bayesian_rows, write_bayesian
+
+    options = {"n_features": 5, "alpha": 0.05}
+    rows = bayesian_rows("e", challenge(frame(HAND), ["x"], options,
+                                        ["hamming_loss"]))
+    assert rows["first"].tolist() == ["x"] * 3
+    assert rows["second"].tolist() == ["a", "b", "c"]
+    assert rows["cliffs_delta"].tolist() == pytest.approx([0.25, 13 / 16, 1.0])
+    assert rows["magnitude"].tolist() == ["small", "large", "large"]
+    assert rows["rope"].tolist() == [0.01] * 3
+    assert rows["n_datasets"].tolist() == [4] * 3
+    beyond = betainc(0.5, 4, 2 ** -0.5)
+    assert round(beyond, 4) == 0.9977
+    for method in "bc":
+        r = rows.set_index("second").loc[method]
+        assert r["p_first"] == pytest.approx(beyond, abs=0.004)
+        assert r["p_rope"] == pytest.approx(1 - beyond, abs=0.004)
+        assert r["p_second"] == 0.0
+    assert rows[["p_first", "p_rope", "p_second"]].sum(axis=1).tolist() == \
+        pytest.approx([1.0] * 3)
+    # the file the rule writes: the same rows; one dataset: no test, its note
+    out = write_bayesian(_summary_file(tmp_path, HAND), "e", ["x"], options,
+                         ["hamming_loss"], tmp_path / "pairwise.tsv")
+    read = pd.read_csv(tmp_path / "pairwise.tsv", sep="\t")
+    assert read["cliffs_delta"].tolist() == pytest.approx(out["cliffs_delta"].tolist())
+    one = bayesian_rows("e", challenge(frame({"d1": HAND["d1"]}), ["x"], options,
+                                       ["hamming_loss"]))
+    assert one[["first", "note"]].values.tolist() == [
+        ["x", "needs at least 2 datasets, this run has 1"]]
+    assert one["second"].isna().all()
+
+
+def test_bayesian_rows_on_ranks_averaged_over_the_grid_have_no_rope():
+    from mlfsbench.report.challenge import bayesian_rows
+
+    both = pd.concat([frame(HAND, k="5"), frame(HAND, k="10")])
+    rows = bayesian_rows("e", challenge(both, ["x"], {"n_features": "mean-rank"},
+                                        ["hamming_loss"]))
+    assert rows["rope"].tolist() == [0.0] * 3
+    assert (rows["p_rope"] == 0.0).all()
+    # x's ranks 1, 2, 2, 1 against c's 4, 4, 4, 4: every pair a win
+    assert rows.set_index("second").at["c", "cliffs_delta"] == 1.0
+
+
+def test_the_page_shows_the_bayesian_rows(tmp_path):
+    from mlfsbench.report.challenge import write_bayesian
+
+    options = {"n_features": 5, "alpha": 0.05}
+    summary = _summary_file(tmp_path, HAND)
+    write_bayesian(summary, "e", ["x"], options, ["hamming_loss"],
+                   tmp_path / "pairwise.tsv")
+    write_challenge(summary, None, "e", ["x"], options, ["hamming_loss"],
+                    tmp_path / "index.html", tmp_path / "challenge.tsv",
+                    pairwise_path=tmp_path / "pairwise.tsv",
+                    labels={"a": "Method A"})
+    page = (tmp_path / "index.html").read_text()
+    table = page.split("id='bayesian-hamming_loss-x'")[1].split("</table>")[0]
+    assert "<th>P(equivalent, within ±0.01)</th>" in table
+    assert "<td>Method A</td>" in table
+    assert "<td>0.250</td><td>small</td><td>4</td>" in table
+    assert "<td>1.000</td><td>large</td><td>4</td>" in table
+    assert "href='pairwise.tsv'" in page and "Bayesian signed-rank test" in page
+    # without the file the page has no such table
+    write_challenge(summary, None, "e", ["x"], options, ["hamming_loss"],
+                    tmp_path / "plain.html", tmp_path / "challenge.tsv")
+    assert "bayesian-" not in (tmp_path / "plain.html").read_text()
+    # a file of another kind is named
+    with pytest.raises(ValueError, match=r"challenge.tsv: not a challenge's "
+                       r"pairwise table \(no column first, second"):
+        write_challenge(summary, None, "e", ["x"], options, ["hamming_loss"],
+                        tmp_path / "index.html", tmp_path / "other.tsv",
+                        pairwise_path=tmp_path / "challenge.tsv")
+
+
+def _summary_file(root: Path, values) -> Path:
+    path = root / "summary.tsv"
+    frame(values).to_csv(path, sep="\t", index=False)
+    return path
+
+
 def test_verdict_sentence_counts_cells_with_a_test():
     rows = pd.concat([
         # better and significant: x ranks 1 everywhere on 8 datasets vs 2 methods
@@ -370,6 +461,7 @@ def test_pages_without_a_browser(tmp_path):
     assert not cells["better"].any()  # the challenger is built second-best
     html = across.read_text()
     assert "better than the paper&#x27;s best in 0 of 2 study × metric cells" in html
+    assert "<a href='leaderboard.html'>The leaderboard</a>" in html
 
 
 def _red_pixels(png: bytes) -> int:
@@ -447,6 +539,13 @@ def test_tiny_run_with_a_challenger_writes_the_pages(tmp_path, shared_datasets):
     rows = pd.read_csv(res / "tiny" / "challenge" / "challenge.tsv", sep="\t")
     assert (rows["note"] == "needs at least 2 datasets, this run has 1").all()
     assert rows["challenger"].str.startswith("ig-br-").all()
+    bayes = pd.read_csv(res / "tiny" / "challenge" / "pairwise.tsv", sep="\t")
+    assert bayes["metric"].tolist() == ["hamming_loss", "ranking_loss"]
+    assert (bayes["note"] == "needs at least 2 datasets, this run has 1").all()
+    assert bayes["first"].str.startswith("ig-br-").all()
+    board = pd.read_csv(res / "leaderboard.tsv", sep="\t")
+    assert board.empty and "<a href='leaderboard.html'>" in (
+        res / "challenges.html").read_text()
     across = (res / "challenges.html").read_text()
     assert "id='study-tiny'" in across and "My IG" in across
     summary = (res / "summary.html").read_text()

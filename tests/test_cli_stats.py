@@ -165,3 +165,19 @@ def test_dataset_named_like_a_missing_value_keeps_its_name(tmp_path, capsys, nam
                      encoding="utf-8")
     assert main(["stats", str(table), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["datasets"] == [name, "yeast"]
+
+
+def test_help_offers_the_bayesian_test_and_effect_sizes(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["stats", "--help"])
+    assert exit_.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "the Bayesian signed-rank test over the datasets (Benavoli et al. 2017)" \
+        in text
+    assert "equivalent within the region of practical equivalence (--rope)" in text
+    assert "Cliff's delta (positive: the first better) with its magnitude " \
+        "(negligible, small, medium, large; Romano et al. 2006)" in text
+    # the option itself (its help wraps with the terminal's width)
+    rope = text[text.index("--rope R region"):]
+    assert rope.startswith("--rope R region of practical equivalence of the Bayesian")
+    assert "(default: 0.01); Cliff's delta is reported beside it" in rope

@@ -43,17 +43,19 @@ from mlfsbench.workflow.plan import (
 from .conftest import REPO_ROOT
 
 
-def plan_of(config: dict, readings: bool = True):
+def plan_of(config: dict, readings: bool = True, facts: dict | None = None):
     """The plan of a config as the workflow builds it (read, schema-checked
     with its defaults filled), from the repository's root; without the
-    experiments' readings when ``readings`` is false."""
+    experiments' readings when ``readings`` is false. The datasets' facts
+    are ``facts`` (none by default), not those of a checkout's prepared
+    datasets, so that the counts do not depend on what ran here before."""
     config = copy.deepcopy(config)
     read_config(config, "test")
     validate(config, str(CONFIG_SCHEMA))
     if not readings:
         for x in config["experiments"].values():
             x.pop("readings", None)
-    return make_plan(config)
+    return make_plan(config, facts=facts or {})
 
 
 def load(name: str) -> dict:

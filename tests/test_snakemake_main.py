@@ -75,3 +75,37 @@ def test_runner_starts_and_recognises_the_launcher():
     assert cmd[1:] == ["-m", "mlfsbench.workflow.snakemake_main"]
     assert _is_snakemake([*cmd, "--cores", "2"])
     assert not _is_snakemake(["python", "-m", "mlfsbench.cli"])
+
+
+def test_the_replaced_method_is_the_one_the_patch_was_written_for():
+    """The patch replaces a private method: a Snakemake that changed it
+    (renamed, other arguments, another way to wake the scheduler) may need
+    another patch, or none."""
+    import snakemake
+
+    source = snakemake_main.original_source()
+    assert source, (
+        f"Snakemake {snakemake.__version__} has no JobScheduler."
+        f"{snakemake_main._METHOD}: patch() leaves it unpatched. Check whether "
+        "its rate limiter still starts a timer per scheduling round (see the "
+        "module docstring of mlfsbench.workflow.snakemake_main) and drop or "
+        "rewrite the patch")
+    assert snakemake_main.original_digest() == snakemake_main.ORIGINAL_SHA256, (
+        f"Snakemake {snakemake.__version__} changed JobScheduler."
+        f"{snakemake_main._METHOD} (the patch was written for "
+        f"{snakemake_main.PINNED}); its source now:\n{source}\n"
+        "Re-check that the patched method still does what it did (wake the "
+        "scheduler once, by releasing _open_jobs, after `delay` seconds) and "
+        "that its callers still pass a delay in seconds; then record the new "
+        "digest and version in ORIGINAL_SHA256 and PINNED")
+
+
+def test_the_source_is_read_from_the_module_not_the_patched_class(monkeypatch):
+    from snakemake.scheduling.job_scheduler import JobScheduler
+
+    monkeypatch.setattr(JobScheduler, "_schedule_reevalutation",
+                        JobScheduler._schedule_reevalutation)
+    snakemake_main.patch()
+    assert snakemake_main.original_source() == (
+        "def _schedule_reevalutation(self, delay: int) -> None:\n"
+        "    threading.Timer(delay, lambda: self._open_jobs.release()).start()")

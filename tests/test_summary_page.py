@@ -310,3 +310,4 @@ def test_challengers_come_from_the_plan_and_link_their_page(tmp_path):
     page = (tmp_path / "summary.html").read_text()
     assert "<b>Challengers:</b> My FIMF" in page
     assert "href='s/challenge/index.html'" in page
+    assert "<a href='leaderboard.html'>Leaderboard</a>" in page

@@ -146,6 +146,14 @@ def test_complete_run_outputs(completed):
                      "value"].to_numpy() == full["value"].to_numpy()).all()
     assert set(ours["selector"]) == set(table["selector"]) != {"all-features"}
     assert not list((completed / BATCH).rglob("*.npz"))  # no predictions kept
+    # The leaderboard, linked from the summary page: tiny's one dataset
+    # gives no rank test, so no method has a rank and the page says so.
+    board = (completed / "results/leaderboard.html").read_text()
+    assert "No experiment has a rank test yet." in board
+    assert (completed / "results/leaderboard.tsv").read_text().split("\n")[0] == (
+        "method\tchallenger\tmean_rank\tstudies")
+    assert "href='leaderboard.html'" in (completed / "results/summary.html"
+                                         ).read_text()
     # The experiment's own provenance: its config, no other experiment's.
     provenance = (completed / "results/tiny/provenance.txt").read_text()
     assert "  tiny:" in provenance and "mim-br" in provenance
@@ -189,7 +197,7 @@ def test_adding_a_classifier_schedules_only_its_jobs(completed, mirror):
     # summary are the report's first page)
     # (its grid's sizes, and "all" features)
     assert rules_of(jobs) == Counter(
-        classify=2, aggregate=1, plot=1, stats=2, ranks=1, provenance=1,
+        classify=2, aggregate=1, plot=1, stats=2, ranks=1, leaderboard=1, provenance=1,
         stability=1, headline=1, paper_table=2, summary=1, all=1)
     assert [w["classifier"] for r, w in jobs if r == "classify"] == [
         cache_id(classifiers[-1], "emotions", "classifier")] * 2
@@ -228,8 +236,8 @@ def test_changing_a_parameter_reruns_that_method_only(completed, mirror):
     jobs = planned(completed, mirror, cfg)
     assert rules_of(jobs) == Counter(
         discretize=1, select=1, classify=1, aggregate=1, plot=1,
-        stats=2, ranks=1, runtime=1, stability=1, provenance=1, headline=1,
-        paper_table=2, summary=1, all=1)
+        stats=2, ranks=1, leaderboard=1, runtime=1, stability=1, provenance=1,
+        headline=1, paper_table=2, summary=1, all=1)
     assert {w["selector"] for r, w in jobs if r == "select"} == {
         cache_id(selectors[1], "emotions", "selector")}
     # Back to the tiny config: the first selector's results were kept.
@@ -318,8 +326,9 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, completed, mirror):
     # 2013: +80 select, +96 classify, 4 variants with their claims: 1 706.
     ("config.yaml", {"download": 38, "prepare": 18, "select": 400,
                      "classify": 762, "claims": 35, "readings": 10}, 1710),
-    # quick: one paper table per compared metric (17) since issue 27
-    ("quick.yaml", {"download": 6, "prepare": 2, "select": 2, "classify": 4}, 63),
+    # quick: one paper table per compared metric (17) since issue 27; the
+    # leaderboard since issue 39 (one job in every run: 64, the full 1 707)
+    ("quick.yaml", {"download": 6, "prepare": 2, "select": 2, "classify": 4}, 64),
 ])
 def test_shipped_configs_dry_run(tmp_path, mirror, name, expected, most):
     workdir = copy_workflow(REPO, tmp_path / "dry")
@@ -437,14 +446,14 @@ def test_documentation_edits_rerun_nothing(completed, mirror):
     # tiny runs mim-br and ML-kNN: a JMI edit concerns none of its jobs
     ("estimators/selectors/jmi.py", Counter()),
     ("estimators/selectors/mim.py", Counter(
-        select=1, classify=1, aggregate=1, plot=1, stats=2, ranks=1, runtime=1,
-        stability=1, headline=1, summary=1, all=1, paper_table=2)),
+        select=1, classify=1, aggregate=1, plot=1, stats=2, ranks=1, leaderboard=1,
+        runtime=1, stability=1, headline=1, summary=1, all=1, paper_table=2)),
     ("evaluation/metrics.py", Counter(
-        classify=2, aggregate=1, plot=1, stats=2, ranks=1, headline=1, summary=1,
-        all=1, paper_table=2)),
+        classify=2, aggregate=1, plot=1, stats=2, ranks=1, leaderboard=1, headline=1,
+        summary=1, all=1, paper_table=2)),
     # the CD diagram is drawn by the stats jobs; ranks, the paper tables and
     # the summary page read their files
-    ("report/cd_diagram.py", Counter(stats=2, ranks=1, summary=1, all=1,
+    ("report/cd_diagram.py", Counter(stats=2, ranks=1, leaderboard=1, summary=1, all=1,
                                      paper_table=2)),
     # tiny has no claims file: of its jobs only the summary page, which links
     # claims to their evidence through the claims module, reaches it
@@ -489,7 +498,7 @@ def test_claim_rule_edits_rerun_that_studys_claims_only(tmp_path, completed,
         claims=1, summary=1, all=1)
     env = _edited_package(workdir, "report/cd_diagram.py")
     assert rules_of(planned(workdir, mirror, configfile, env=env)) == Counter(
-        stats=2, ranks=1, claims=1, summary=1, all=1, paper_table=2)
+        stats=2, ranks=1, leaderboard=1, claims=1, summary=1, all=1, paper_table=2)
 
 
 @pytest.mark.parametrize("correct", [True, False])

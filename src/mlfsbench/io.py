@@ -39,7 +39,7 @@ import os
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -199,7 +199,7 @@ def format_table(table: pd.DataFrame) -> str:
 NA_VALUES = [""]
 
 
-def read_table(path: str | os.PathLike, **kwargs: Any) -> pd.DataFrame:
+def read_table(path: str | os.PathLike | IO[bytes], **kwargs: Any) -> pd.DataFrame:
     """A TSV table written by :func:`format_table`; only an empty cell is
     missing (:data:`NA_VALUES`), so every name keeps its text."""
     import pandas as pd

@@ -12,7 +12,16 @@ def add_parser(sub) -> None:
     p = sub.add_parser(
         "stats", help="Friedman, Iman-Davenport, Nemenyi and Bonferroni-Dunn tests, "
         "and per pair of methods the Bayesian signed-rank test and Cliff's delta, "
-        "of a results table (one row per dataset, one column per method)")
+        "of a results table (one row per dataset, one column per method)",
+        description="Rank the methods of a results table (one row per dataset, "
+        "one column per method) and test them: Friedman and Iman-Davenport, "
+        "Nemenyi and Bonferroni-Dunn (critical differences), Wilcoxon-Holm. "
+        "For every pair of methods also the Bayesian signed-rank test over the "
+        "datasets (Benavoli et al. 2017): the probabilities that the first is "
+        "better, that the two are equivalent within the region of practical "
+        "equivalence (--rope), and that the second is better; and Cliff's delta "
+        "(positive: the first better) with its magnitude (negligible, small, "
+        "medium, large; Romano et al. 2006).")
     p.add_argument("table", help="CSV or TSV; first column: dataset name")
     p.add_argument("--higher-is-better", action="store_true",
                    help="the metric is a gain (default: a loss, lower is better)")

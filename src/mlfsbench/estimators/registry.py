@@ -202,6 +202,37 @@ def parameters(cls: type) -> dict[str, Any]:
     return params
 
 
+#: The facts about a dataset that an estimator may declare parameters
+#: irrelevant under (:func:`params_unused_on`); the prepare stage records
+#: them with the dataset's statistics.
+DATA_FACTS = ("binary_features",)
+
+
+def params_unused_on(cls: type, facts: dict[str, Any]) -> set[str]:
+    """Parameters of ``cls`` that change none of its outputs on a dataset of
+    which ``facts`` hold.
+
+    A class declares them as ``_params_unused_on = {fact: (param, ...)}``
+    (a fact of :data:`DATA_FACTS`) and says why in its docstring: e.g. the
+    k-NN learners' ``scale`` on features that are all 0 or 1. The workflow
+    drops them from a job's identity on such a dataset, so two readings that
+    differ only there share one job.
+
+    >>> class Knn:
+    ...     _params_unused_on = {"binary_features": ("scale",)}
+    >>> params_unused_on(Knn, {"binary_features": True}), params_unused_on(Knn, {})
+    ({'scale'}, set())
+    """
+    declared = getattr(cls, "_params_unused_on", None) or {}
+    unknown = sorted(set(declared) - set(DATA_FACTS))
+    if unknown:
+        raise ValueError(f"{cls.__qualname__}._params_unused_on names unknown "
+                         f"fact(s) {', '.join(unknown)}; known: "
+                         f"{', '.join(DATA_FACTS)}")
+    return {p for fact, names in declared.items() if facts.get(fact) is True
+            for p in names}
+
+
 def create(kind: str, name: str, params: dict[str, Any] | None = None, **extra):
     """Instantiate a registered estimator; unknown parameters are an error."""
     cls = get(kind, name)

@@ -174,6 +174,26 @@ def round_table(values, decimals: int) -> np.ndarray:
     return out
 
 
+def wins_ties_losses(table: pd.DataFrame, challenger: str, method: str, *,
+                     higher_is_better: bool, decimals: int | None
+                     ) -> tuple[int, int, int]:
+    """The wins, ties and losses of ``challenger`` against ``method`` (two
+    columns of ``table``) over the table's datasets (rows); values rounded to
+    ``decimals`` first (:func:`round_table`; ``None``: as given).
+
+    >>> t = pd.DataFrame({"c": [0.1004, 0.2, 0.3], "m": [0.1, 0.3, 0.25]})
+    >>> wins_ties_losses(t, "c", "m", higher_is_better=True, decimals=3)
+    (1, 1, 1)
+    """
+    a = table[challenger].to_numpy(dtype=float)
+    b = table[method].to_numpy(dtype=float)
+    if decimals is not None:
+        a, b = round_table(a, decimals), round_table(b, decimals)
+    better = a > b if higher_is_better else a < b
+    worse = a < b if higher_is_better else a > b
+    return int(better.sum()), int((a == b).sum()), int(worse.sum())
+
+
 def _check_k_n_alpha(n_methods, n_datasets, alpha) -> None:
     if int(n_methods) != n_methods or n_methods < 2:
         raise ValueError(f"n_methods must be an integer >= 2, got {n_methods!r}")

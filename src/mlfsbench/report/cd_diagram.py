@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -187,7 +188,7 @@ def critical_difference_diagram(avg_ranks, cd: float | None = None,
     ax.set_xlim(0, width)
     ax.set_ylim(height, 0)
     ax.set_axis_off()
-    line = {"color": "black", "linewidth": 0.9}
+    line: dict[str, Any] = {"color": "black", "linewidth": 0.9}
     if title:
         ax.text(width / 2, 0.08, title, ha="center", va="top", fontsize=10,
                 linespacing=1.3)
@@ -251,10 +252,11 @@ def critical_difference_diagram(avg_ranks, cd: float | None = None,
                     fontweight="bold" if m == c else "normal")
 
     # bars joining methods not significantly different
-    bar = {"color": "black", "linewidth": 3.0, "solid_capstyle": "round"}
-    for g, members in enumerate(groups):
+    bar: dict[str, Any] = {"color": "black", "linewidth": 3.0,
+                           "solid_capstyle": "round"}
+    for g, group in enumerate(groups):
         y = y_bars + bar_step * g
-        xs = x_of(R[members])
+        xs = x_of(R[group])
         ax.plot([xs.min() - 0.03, xs.max() + 0.03], [y, y], **bar)
     if c is not None and cd is not None:
         xs = x_of([max(lo, R[c] - cd), min(hi, R[c] + cd)])

@@ -7,7 +7,9 @@ other method the study's statistics compare a *paper method*; the numbers
 :mod:`mlfsbench.report.challenge_tables`'s.
 
 :func:`write_challenge` writes one experiment's page
-(``challenge/index.html``) and rows (``challenge.tsv``), :func:`challenge_cd`
+(``challenge/index.html``, with the Bayesian comparisons that
+:func:`write_bayesian` wrote to ``challenge/pairwise.tsv``) and rows
+(``challenge.tsv``), :func:`challenge_cd`
 the CD diagram of one metric with the challengers highlighted,
 :func:`write_challenges` the page across studies (a section per challenge,
 :func:`challenge_id`, most recent first). The public names of the two other
@@ -27,8 +29,10 @@ from mlfsbench.io import format_table, read_table, write_text
 from mlfsbench.report.cd_diagram import HIGHLIGHT_COLOUR
 from mlfsbench.report.challenge_stats import (
     COLUMNS,
+    PAIRWISE_COLUMNS,
     SUMMARY_COLUMNS,
     TIE_RULE,
+    bayesian_rows,
     challenge,
     challenge_metric,
     challenge_rows,
@@ -44,7 +48,9 @@ from mlfsbench.report.challenge_stats import (
     wins_ties_losses,
 )
 from mlfsbench.report.challenge_tables import (
+    bayesian_table,
     challenger_list,
+    challenger_names,
     datasets_text,
     number_text,
     pairwise_table,
@@ -121,14 +127,17 @@ def challenge_page(experiment: str, metrics: Sequence[Mapping[str, Any]],
                    entries: Mapping[str, Mapping[str, Any]] | None = None,
                    paper_datasets: Sequence[str] | None = None,
                    summary_page: str | None = "../../summary.html",
-                   curves: Mapping[str, str] | None = None) -> str:
+                   curves: Mapping[str, str] | None = None,
+                   bayesian: pd.DataFrame | None = None) -> str:
     """The challenge page of one experiment (HTML text); ``cd_files``:
     metric -> the CD diagram's path relative to the page; ``entries``: the
     challengers' config entries (their names and parameters);
     ``paper_datasets``: the study's datasets (the challenge may run some);
     ``summary_page``: the summary page relative to this one (its section
     ``#summary-<experiment>`` is linked); ``curves``: dataset -> its
-    metric-versus-K figure relative to the page."""
+    metric-versus-K figure relative to the page; ``bayesian``: the rows of
+    the challenge's ``pairwise.tsv`` (:func:`bayesian_rows`), shown below
+    each metric's rank tests."""
     e = html.escape
     shown = readable_labels(labels, entries)
 
@@ -155,6 +164,9 @@ def challenge_page(experiment: str, metrics: Sequence[Mapping[str, Any]],
                 for m, p in (cd_files or {}).items()),
               "<a href='#challenge-runtime'>selection time</a>",
               "<a href='challenge.tsv'>the rows (challenge.tsv)</a>"]
+    if bayesian is not None:
+        links.append("<a href='pairwise.tsv'>the Bayesian comparisons "
+                     "(pairwise.tsv)</a>")
     links += [f"<a href='{e(p)}'>curves, {e(d)}</a>"
               for d, p in (curves or {}).items()]
     parts = [f"<nav class='links'>{' · '.join(links)}</nav>",
@@ -172,7 +184,14 @@ def challenge_page(experiment: str, metrics: Sequence[Mapping[str, Any]],
              "that Holm p is below alpha. W/T/L: the challenger's wins/ties/"
              "losses against each paper method over the datasets; "
              f"{e(TIE_RULE.format(decimals=decimals if decimals is not None else 3))}"
-             ".</p>", "<h3>Rank per metric</h3>", ranks_table(metrics, name)]
+             "." + (" Bayesian signed-rank test (Benavoli et al. 2017): over the "
+                    "datasets, the probabilities that the challenger is better, that "
+                    "the two are equivalent within the region of practical "
+                    "equivalence (± the rope, in the metric's units; 0 on average "
+                    "ranks) and that the paper method is better; Cliff's delta "
+                    "(positive: the challenger better) with its magnitude (Romano et "
+                    "al. 2006)." if bayesian is not None else "") + "</p>",
+             "<h3>Rank per metric</h3>", ranks_table(metrics, name)]
     for m in metrics:
         metric = m["metric"]
         parts.append(f"<h3 id='metric-{e(metric)}'>{e(metric_label(metric))}</h3>")
@@ -195,7 +214,10 @@ def challenge_page(experiment: str, metrics: Sequence[Mapping[str, Any]],
         if "note" in m:
             parts.append(f"<p class='note'>No test: {e(m['note'])}</p>")
         else:
-            parts += [pairwise_table(m, c, name) for c in m["rows"]]
+            for c in m["rows"]:
+                parts.append(pairwise_table(m, c, name))
+                if bayesian is not None:
+                    parts.append(bayesian_table(bayesian, metric, c, name))
         try:
             table = paper_table(summary, metric, k, stats=m["result"],
                                 labels={**shown, **{c: f"{name(c)} (challenger)"
@@ -220,8 +242,11 @@ def write_challenge(summary_path: PathLike, runtime_path: PathLike | None,
                     order: Sequence[str] | None = None,
                     entries: Mapping[str, Mapping[str, Any]] | None = None,
                     paper_datasets: Sequence[str] | None = None,
-                    summary_page: PathLike | None = None) -> pd.DataFrame:
-    """The ``challenge`` rule: one experiment's page and rows. ``cd_files``,
+                    summary_page: PathLike | None = None,
+                    pairwise_path: PathLike | None = None) -> pd.DataFrame:
+    """The ``challenge`` rule: one experiment's page and rows. ``pairwise_path``:
+    the challenge's ``pairwise.tsv`` (:func:`write_bayesian`), shown on the
+    page; ``cd_files``,
     aligned with ``metrics``, are linked from the page (relative paths), as
     are ``summary_page`` (default ``results/summary.html``, two folders up
     from ``results/<experiment>/challenge/``) and each dataset's curves
@@ -232,6 +257,13 @@ def write_challenge(summary_path: PathLike, runtime_path: PathLike | None,
         runtime = read_table(runtime_path)
     results = challenge(summary, challengers, options, metrics)
     rows = challenge_rows(experiment, results, options)
+    bayesian = None
+    if pairwise_path is not None:
+        bayesian = read_table(pairwise_path, dtype={"n_features": str})
+        missing = [c for c in PAIRWISE_COLUMNS if c not in bayesian.columns]
+        if missing:
+            raise ValueError(f"{pairwise_path}: not a challenge's pairwise table "
+                             f"(no column {', '.join(missing)})")
     shown = readable_labels(labels, entries)  # for the page across studies
     rows["challenger_name"] = [display_name(str(c), shown) for c in rows["challenger"]]
     write_text(tsv_out, format_table(rows))
@@ -247,7 +279,20 @@ def write_challenge(summary_path: PathLike, runtime_path: PathLike | None,
         runtime=runtime, cd_files=figures, labels=labels, order=order,
         entries=entries, paper_datasets=paper_datasets,
         summary_page=os.path.relpath(os.path.abspath(summary_page), here).replace(
-            os.sep, "/"), curves=curves))
+            os.sep, "/"), curves=curves, bayesian=bayesian))
+    return rows
+
+
+def write_bayesian(summary_path: PathLike, experiment: str,
+                   challengers: Sequence[str], options: Mapping[str, Any],
+                   metrics: Sequence[str], tsv_out: PathLike) -> pd.DataFrame:
+    """The ``challenge_pairwise`` rule: each challenger against each paper
+    method by the Bayesian signed-rank test and Cliff's delta
+    (:func:`bayesian_rows`), per compared metric, as ``pairwise.tsv``."""
+    summary = read_table(summary_path, dtype={"n_features": str})
+    rows = bayesian_rows(experiment, challenge(summary, challengers, options,
+                                               metrics))
+    write_text(tsv_out, format_table(rows))
     return rows
 
 
@@ -279,11 +324,8 @@ def write_challenges(experiments: Mapping[str, Sequence[str]],
     frames, ids = [], {}
     for exp, path in tsv_paths.items():
         frame = read_table(path, dtype={"n_features": str})
-        if "challenger_name" in frame:  # earlier challenges' names
-            for c, shown in zip(frame["challenger"], frame["challenger_name"],
-                                strict=True):
-                if pd.notna(c) and pd.notna(shown):
-                    labels.setdefault(str(c), str(shown))
+        for c, shown in challenger_names(frame).items():  # earlier challenges'
+            labels.setdefault(c, shown)
         mine = experiments.get(exp) or sorted(
             str(c) for c in frame["challenger"].dropna().unique())
         ids[exp] = challenge_id(exp, mine)
@@ -311,7 +353,9 @@ def write_challenges(experiments: Mapping[str, Sequence[str]],
             "Challenger vs best: its average rank against the paper's best-"
             "ranked method's (all features excepted), called significant only "
             "when the Holm-corrected p (Demšar's rank z-test against the "
-            "challenger) is below the study's alpha.</p>",
+            "challenger) is below the study's alpha. <a href='leaderboard.html'>"
+            "The leaderboard</a>: every method's average rank in every study, in "
+            "one sortable table.</p>",
             "<nav class='links'>" + " · ".join(
                 f"<a href='#challenge-{e(c)}'>{e(c)}</a>" for c in order)
             + "</nav>" if len(order) > 1 else ""]
@@ -375,9 +419,10 @@ def write_challenges(experiments: Mapping[str, Sequence[str]],
     return cells
 
 
-__all__ = ["COLUMNS", "SUMMARY_COLUMNS", "challenge", "challenge_cd",
+__all__ = ["COLUMNS", "PAIRWISE_COLUMNS", "SUMMARY_COLUMNS", "bayesian_rows",
+           "challenge", "challenge_cd",
            "challenge_id", "challenge_metric", "challenge_page", "challenge_rows",
            "challenger_columns", "datasets_text", "pairwise", "paper_best",
            "param_text", "readable_labels", "summary_rows", "too_few_datasets",
            "verdict_sentence", "verdict_words", "wins_ties_losses",
-           "write_challenge", "write_challenges"]
+           "write_bayesian", "write_challenge", "write_challenges"]

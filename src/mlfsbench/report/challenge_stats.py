@@ -31,6 +31,14 @@ rule uses them, :func:`mlfsbench.report.compare.compare`):
   :mod:`mlfsbench.report.paper_tables`, and it needs no per-fold results the
   tables do not keep.
 
+Beside the ranks, each challenger against each paper method by the
+Bayesian signed-rank test over the datasets and Cliff's delta
+(:func:`bayesian_rows`, the ``challenge_pairwise`` rule's
+``challenge/pairwise.tsv``; :func:`mlfsbench.evaluation.pairwise.pairwise_against`):
+the columns of the study's ``tables/pairwise.tsv``, the challenger first, on
+the table the ranks compare, with the study's rope
+(:func:`mlfsbench.report.compare.rope_of`).
+
 The *paper's best* on a metric is the paper method (the all-features
 baseline excepted) with the best average rank, the first in column order on
 a tie. A challenger is *better than the paper's best* when its average rank
@@ -52,9 +60,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mlfsbench.evaluation.stats import control_z_tests, holm_adjust, round_table
+from mlfsbench.evaluation.pairwise import pairwise_against
+from mlfsbench.evaluation.stats import (
+    control_z_tests,
+    holm_adjust,
+    wins_ties_losses,
+)
 from mlfsbench.io import BASELINE
-from mlfsbench.report.compare import compare
+from mlfsbench.report.compare import against_control, compare, rope_of, tie_decimals
 
 #: Columns of ``challenge.tsv``: a row per experiment, challenger, metric and
 #: paper method (one row with a ``note`` when the metric has no test).
@@ -62,12 +75,20 @@ COLUMNS = ["experiment", "challenger", "metric", "n_features", "n_datasets",
            "n_methods", "alpha", "friedman_p", "iman_davenport_p",
            "challenger_rank", "place", "method", "method_rank", "paper_best",
            "z", "p", "p_holm", "significant", "wins", "ties", "losses", "note",
-           "challenger_name"]
+           "challenger_name", "control", "method_wins", "method_ties",
+           "method_losses"]
 #: Columns of ``challenges.tsv``: a row per experiment, challenger and metric.
 SUMMARY_COLUMNS = ["experiment", "challenger", "metric", "n_features",
                    "challenger_rank", "place", "n_methods", "paper_best",
                    "paper_best_rank", "p_holm", "alpha", "better", "significant",
                    "note"]
+#: Columns of a challenge's ``pairwise.tsv``: those of the study's
+#: ``tables/pairwise.tsv`` (``first`` the challenger, ``second`` a paper
+#: method; ``p_first``: the challenger better), its experiment, and a note
+#: when the metric has no test.
+PAIRWISE_COLUMNS = ["experiment", "metric", "n_features", "first", "second",
+                    "p_first", "p_rope", "p_second", "rope", "cliffs_delta",
+                    "magnitude", "n_datasets", "note"]
 
 TIE_RULE = ("a tie is an equal mean over the folds once rounded to the printed "
             "precision ({decimals} decimals, half away from zero); with ranks "
@@ -89,26 +110,6 @@ def challenger_columns(methods: Sequence[str], challengers: Sequence[str]
 
 def _is_baseline(method: str) -> bool:
     return method.split("|")[0].startswith(BASELINE)
-
-
-def wins_ties_losses(table: pd.DataFrame, challenger: str, method: str, *,
-                     higher_is_better: bool, decimals: int | None
-                     ) -> tuple[int, int, int]:
-    """The challenger's wins, ties and losses against ``method`` over the
-    table's datasets (rows); values rounded to ``decimals`` first
-    (:func:`~mlfsbench.evaluation.stats.round_table`; ``None``: as given).
-
-    >>> t = pd.DataFrame({"c": [0.1004, 0.2, 0.3], "m": [0.1, 0.3, 0.25]})
-    >>> wins_ties_losses(t, "c", "m", higher_is_better=True, decimals=3)
-    (1, 1, 1)
-    """
-    a = table[challenger].to_numpy(dtype=float)
-    b = table[method].to_numpy(dtype=float)
-    if decimals is not None:
-        a, b = round_table(a, decimals), round_table(b, decimals)
-    better = a > b if higher_is_better else a < b
-    worse = a < b if higher_is_better else a > b
-    return int(better.sum()), int((a == b).sum()), int(worse.sum())
 
 
 def pairwise(result: Mapping[str, Any], challenger: str,
@@ -137,12 +138,6 @@ def paper_best(result: Mapping[str, Any], paper: Sequence[str]) -> str | None:
     if not candidates:
         return None
     return min(candidates, key=lambda m: (ranks[m], candidates.index(m)))
-
-
-def tie_decimals(options: Mapping[str, Any]) -> int | None:
-    if options.get("n_features") == "mean-rank":
-        return None
-    return int(options["round"]) if options.get("round") is not None else 3
 
 
 def too_few_datasets(n_methods: int, n_datasets: int, alpha: float
@@ -215,7 +210,10 @@ def challenge_metric(summary: pd.DataFrame, metric: str,
     """One metric of one experiment: the comparison of all methods
     (:func:`mlfsbench.report.compare.compare` under the study's ``options``:
     ``n_features``, ``alpha``, ``control``) and, per challenger column, its
-    rank, place, tests and W/T/L against the paper methods."""
+    rank, place, tests and W/T/L against the paper methods; with the
+    study's ``control`` among the paper methods, each paper method's W/T/L
+    against it too (``method_wins`` ... of ``challenge.tsv``, by the same
+    tie rule: the leaderboard's counts)."""
     k = options.get("n_features", "mean")
     alpha = options.get("alpha", 0.05)
     result = compare(summary, metric, n_features=k, control=options.get("control"),
@@ -243,6 +241,9 @@ def challenge_metric(summary: pd.DataFrame, metric: str,
     higher = bool(result["higher_is_better"])
     decimals = tie_decimals(options)
     ranks = result["average_ranks"]
+    control = options.get("control")
+    study = (against_control(table, control, higher=higher, decimals=decimals)
+             if isinstance(control, str) and control in paper else None)
     for c in mine:
         rows = pairwise(result, c, paper)
         wtl = [wins_ties_losses(table, c, m, higher_is_better=higher,
@@ -252,6 +253,12 @@ def challenge_metric(summary: pd.DataFrame, metric: str,
         best = paper_best(result, paper)
         rows["paper_best"] = rows["method"] == best
         rows["significant"] = rows["p_holm"] < result["alpha"]
+        if study is not None:
+            # the paper methods against the study's proposed method (the
+            # challenger's own: its row against the control)
+            rows["control"] = control
+            for what in ("wins", "ties", "losses"):
+                rows[f"method_{what}"] = [study[what].get(m) for m in paper]
         place = 1 + sum(r < ranks[c] for m, r in ranks.items() if m != c)
         out["rows"][c] = {"rank": ranks[c], "place": place, "best": best,
                           "tests": rows}
@@ -286,6 +293,33 @@ def challenge_rows(experiment: str, metrics: Sequence[Mapping[str, Any]],
                 rows.append({**base, "challenger": c, "challenger_rank": info["rank"],
                              "place": info["place"], **t})
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def bayesian_rows(experiment: str, metrics: Sequence[Mapping[str, Any]]
+                  ) -> pd.DataFrame:
+    """The rows of a challenge's ``pairwise.tsv`` (:data:`PAIRWISE_COLUMNS`):
+    per metric of :func:`challenge`, each challenger against each paper
+    method, in the paper's column order, on the datasets its ranks compare;
+    a metric without a test gets one row per challenger with its note."""
+    rows = []
+    for m in metrics:
+        res = m["result"]
+        base = {"experiment": experiment, "metric": m["metric"],
+                "n_features": str(res.get("n_features", "mean"))}
+        if "note" in m:
+            for c in m["challengers"] or ["(none)"]:
+                rows.append({**base, "first": c, "note": m["note"]})
+            continue
+        table = pd.DataFrame(res["table"])
+        for c in m["rows"]:
+            names = [c, *m["paper"]]
+            for pair in pairwise_against(table[names].to_numpy(dtype=float), names,
+                                         c, higher_is_better=res["higher_is_better"],
+                                         rope=rope_of(res["n_features"])):
+                rows.append({**base, "first": c, "second": pair["pair"][1],
+                             **{k: pair[k] for k in PAIRWISE_COLUMNS if k in pair},
+                             "n_datasets": res["n_datasets"]})
+    return pd.DataFrame(rows, columns=PAIRWISE_COLUMNS)
 
 
 def summary_rows(rows: pd.DataFrame) -> pd.DataFrame:

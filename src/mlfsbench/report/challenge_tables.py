@@ -1,8 +1,9 @@
 """The challenger's tables on the challenge page of one experiment.
 
 The ranks per metric (:func:`ranks_table`), the tests against each paper
-method (:func:`pairwise_table`), the selection times (:func:`runtime_table`),
-the list of challengers with their parameters and cache ids
+method (:func:`pairwise_table`), the Bayesian signed-rank test and Cliff's
+delta against each (:func:`bayesian_table`), the selection times
+(:func:`runtime_table`), the list of challengers with their parameters and cache ids
 (:func:`challenger_list`), and the names and sentences they are written with
 (:func:`readable_labels`, :func:`param_text`, :func:`datasets_text`). The
 numbers are :mod:`mlfsbench.report.challenge_stats`'s, the page
@@ -113,6 +114,37 @@ def pairwise_table(m: Mapping[str, Any], c: str, name) -> str:
             + "".join(rows) + "</tbody></table></div>")
 
 
+def bayesian_table(rows: pd.DataFrame, metric: str, c: str, name) -> str:
+    """The challenger ``c`` against each paper method on ``metric``, from a
+    challenge's ``pairwise.tsv``
+    (:func:`~mlfsbench.report.challenge_stats.bayesian_rows`): the Bayesian
+    signed-rank test's three probabilities and Cliff's delta with its
+    magnitude, the columns of the study's ``pairwise.html``; empty
+    when the file has no such rows."""
+    e = html.escape
+    mine = rows[(rows["metric"] == metric) & (rows["first"] == c)
+                & rows["second"].notna()]
+    if mine.empty:
+        return ""
+    rope = float(mine["rope"].iloc[0])
+    head = ["paper method", "P(challenger better)",
+            f"P(equivalent, within ±{rope:g})", "P(paper method better)",
+            "Cliff's δ", "magnitude", "N datasets"]
+    body = []
+    for t in mine.to_dict("records"):
+        cells = [e(name(str(t["second"]))), f"{float(t['p_first']):.3f}",
+                 f"{float(t['p_rope']):.3f}", f"{float(t['p_second']):.3f}",
+                 f"{float(t['cliffs_delta']):.3f}", e(str(t["magnitude"])),
+                 str(int(t["n_datasets"]))]
+        body.append("<tr>" + "".join(f"<td>{x}</td>" for x in cells) + "</tr>")
+    return (f"<div class='scroll'><table class='bayesian' id='bayesian-{e(metric)}-"
+            f"{e(c)}'><caption>{e(name(c))} against each paper method: Bayesian "
+            "signed-rank test over the datasets and Cliff's delta (positive: the "
+            "challenger better)</caption><thead><tr>"
+            + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr></thead><tbody>"
+            + "".join(body) + "</tbody></table></div>")
+
+
 def runtime_table(runtime: pd.DataFrame | None, mine: Sequence[str],
                    name) -> str:
     """Mean seconds of each selector's fit per dataset, challengers marked."""
@@ -165,6 +197,17 @@ def readable_labels(labels: Mapping[str, str] | None,
             shown = f"{shown} ({param_text(params)})"
         out[ident] = shown
     return out
+
+
+def challenger_names(frame: pd.DataFrame) -> dict[str, str]:
+    """A ``challenge.tsv``'s challengers by id -> the names its page gave
+    them (its ``challenger_name`` column; none in an older table): how the
+    pages across studies name an earlier challenge's challengers."""
+    if "challenger_name" not in frame:
+        return {}
+    return {str(c): str(shown) for c, shown in zip(
+        frame["challenger"], frame["challenger_name"], strict=True)
+        if pd.notna(c) and pd.notna(shown)}
 
 
 def param_text(params: Mapping[str, Any] | None) -> str:

@@ -27,6 +27,14 @@ over the datasets, with a region of practical equivalence of
 :data:`~mlfsbench.evaluation.bayesian.ROPE` in the metric's units (0 on
 average ranks), and Cliff's delta with its magnitude
 (:mod:`mlfsbench.evaluation.pairwise`): ``pairwise.tsv``.
+
+With a control (the study's proposed method, ``stats: {control: ...}``)
+every other method gets its wins, ties and losses against it over the
+datasets the ranks compare (``against_control``; ``ranks.tsv``'s
+``wins:``, ``ties:`` and ``losses:`` columns), by the pages' one W/T/L
+convention (:func:`tie_decimals`, :mod:`mlfsbench.report.challenge_stats`):
+a tie is an equal mean once rounded to the study's ``round``, else to 3
+decimals; with ``"mean-rank"``, an equal average rank.
 """
 
 from __future__ import annotations
@@ -45,6 +53,7 @@ from mlfsbench.evaluation.stats import (
     compare_methods,
     rank_shortfall,
     round_table,
+    wins_ties_losses,
 )
 from mlfsbench.io import (
     BASELINE,
@@ -127,6 +136,56 @@ def mean_rank_table(summary: pd.DataFrame, metric: str,
     return table
 
 
+def rope_of(n_features: int | str) -> float:
+    """The region of practical equivalence of the Bayesian signed-rank test
+    at a comparison point: :data:`~mlfsbench.evaluation.bayesian.ROPE` in the
+    metric's units, 0 on ranks averaged over the K (``"mean-rank"``: no
+    region of equivalence in rank units).
+
+    >>> rope_of(50), rope_of("mean"), rope_of("mean-rank")
+    (0.01, 0.01, 0.0)
+    """
+    return 0.0 if n_features == "mean-rank" else ROPE
+
+
+def tie_decimals(options) -> int | None:
+    """The decimals to which two means are rounded before they tie (the
+    study's ``stats`` ``options``: its ``round``, else 3, the regenerated
+    paper tables' precision); None with ``"mean-rank"`` (ranks tie when
+    equal).
+
+    >>> tie_decimals({"round": 2}), tie_decimals({}), tie_decimals(
+    ...     {"n_features": "mean-rank", "round": 2})
+    (2, 3, None)
+    """
+    if options.get("n_features") == "mean-rank":
+        return None
+    return int(options["round"]) if options.get("round") is not None else 3
+
+
+def against_control(table: pd.DataFrame, control: str, *, higher: bool,
+                    decimals: int | None) -> dict[str, Any]:
+    """Every method's wins, ties and losses against ``control`` over the
+    datasets (rows) of ``table`` (:func:`~mlfsbench.evaluation.stats.
+    wins_ties_losses`): ``{"control", "decimals", "wins": {method: n},
+    "ties": ..., "losses": ...}``, the control itself left out.
+
+    >>> t = pd.DataFrame({"c": [0.50, 0.30, 0.20], "a": [0.6, 0.3004, 0.1]})
+    >>> r = against_control(t, "c", higher=True, decimals=3)
+    >>> r["wins"], r["ties"], r["losses"]
+    ({'a': 1}, {'a': 1}, {'a': 1})
+    """
+    out: dict[str, Any] = {"control": control, "decimals": decimals,
+                           "wins": {}, "ties": {}, "losses": {}}
+    for m in table.columns:
+        if m == control:
+            continue
+        w, t, l_ = wins_ties_losses(table, m, control, higher_is_better=higher,
+                                    decimals=decimals)
+        out["wins"][m], out["ties"][m], out["losses"][m] = w, t, l_
+    return out
+
+
 def _tests(table: pd.DataFrame, *, higher: bool, control, alpha,
            decimals, rope: float | None = None) -> dict[str, Any]:
     if control is not None and control not in table.columns:
@@ -150,12 +209,11 @@ def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean
         table = mean_rank_table(summary, metric)
         rounded = None if round is None else mean_rank_table(summary, metric, round)
         higher = False
-        rope = 0.0  # average ranks: no region of equivalence in rank units
     else:
         table = method_table(summary, metric, n_features)
         rounded = table
         higher = GREATER_IS_BETTER[metric]
-        rope = ROPE
+    rope = rope_of(n_features)
     incomplete = table.index[table.isna().any(axis=1)].tolist()
     table = table.dropna(axis=0, how="any")
     out: dict[str, Any] = {"metric": metric, "n_features": n_features,
@@ -175,9 +233,14 @@ def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean
         return out
     out.update(_tests(table, higher=higher, control=control, alpha=alpha,
                       decimals=None, rope=rope))
+    if control is not None and control in table.columns:
+        out["against_control"] = against_control(
+            table, control, higher=higher,
+            decimals=tie_decimals({"n_features": n_features, "round": round}))
     if round is None:
         return out
     if n_features == "mean-rank":  # the ranks of the rounded means, averaged
+        assert rounded is not None  # made above whenever round is given
         printed = _tests(rounded.loc[table.index], higher=higher, control=control,
                          alpha=alpha, decimals=None)
     else:
@@ -198,7 +261,7 @@ def cd_title(metric: str, result: dict[str, Any], control: str | None,
     Hamming loss (lower is better), K = 50
     Bonferroni-Dunn vs x, CD = 1.200, N = 6 datasets
     """
-    k = result.get("n_features")
+    k: Any = result.get("n_features")
     shown = {"mean": "mean over the K of the grid",
              "mean-rank": "ranks averaged over the K of the grid"}.get(k, f"K = {k}")
     test = f"Bonferroni-Dunn vs {control}" if control else "Nemenyi"
@@ -309,10 +372,16 @@ def cd_figure(result: dict[str, Any], metric: str, png_out: PathLike,
     return fig
 
 
+#: The prefixes of ``ranks.tsv``'s columns that name a method after them.
+WITH_METHOD = ("rank:", "rounded_rank:", "wins:", "ties:", "losses:")
+
+
 def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
                 html_out: PathLike | None = None,
                 labels: dict[str, str] | None = None) -> pd.DataFrame:
-    """One row per metric: average ranks, Friedman p and Iman-Davenport F.
+    """One row per metric: the number of datasets ranked, average ranks,
+    Friedman p and Iman-Davenport F; with a control, its id (``control``)
+    and each other method's ``wins:``, ``ties:`` and ``losses:`` against it.
 
     The TSV names methods by identifier; the HTML by ``labels``.
     """
@@ -325,12 +394,19 @@ def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
         if "skipped" in res:
             row["note"] = res["skipped"]
         else:
+            row["n_datasets"] = res["n_datasets"]
             row.update({f"rank:{m}": r for m, r in res["average_ranks"].items()})
             row["friedman_p"] = res["friedman"]["p_value"]
             row["iman_davenport_F"] = res["iman_davenport"]["F"]
             row["F_critical"] = res["iman_davenport"]["critical_value"]
             row["nemenyi_cd"] = res["nemenyi"]["cd"]
             row["bonferroni_dunn_cd"] = res["bonferroni_dunn"]["cd"]
+            vs = res.get("against_control")
+            if vs:
+                # each method against the study's proposed method
+                row["control"] = vs["control"]
+                for what in ("wins", "ties", "losses"):
+                    row.update({f"{what}:{m}": n for m, n in vs[what].items()})
             if res.get("round") is not None:
                 # beside the ranks above: those of the means rounded as printed
                 printed = res["rounded"]
@@ -345,7 +421,7 @@ def ranks_table(json_paths: Sequence[PathLike], out: PathLike,
     if html_out is not None:
         shown = table.rename(columns={
             c: f"{c[:c.index(':') + 1]}{display_name(c[c.index(':') + 1:], labels)}"
-            for c in table.columns if c.startswith(("rank:", "rounded_rank:"))})
+            for c in table.columns if c.startswith(WITH_METHOD)})
         # one column per metric, a row per method or test: as wide as the
         # number of metrics, not of methods, so it fits the page
         shown = shown.map(lambda v: "" if pd.isna(v) else (

@@ -100,11 +100,11 @@ def headline_plot(summary: pd.DataFrame, metric: str, png: PathLike,
     if legend:
         fig.legend(list(legend.values()), list(legend), loc="outside lower center",
                    ncol=min(len(legend), 5), frameon=False, fontsize="small")
-    band = band_words(data) if bands else ""
+    band_text = band_words(data) if bands else ""
     # folded to the panels' width: one dataset's panel is narrower than the
     # title, which would run off both edges of the picture
     fig.suptitle(textwrap.fill(title or f"{metric_label(metric)}: mean over folds"
-                               + (f", {band}" if band else "")
+                               + (f", {band_text}" if band_text else "")
                                + " (dashed: all features)",
                                TITLE_CHARS * ncols))
     save_figure(fig, png, dpi=80,

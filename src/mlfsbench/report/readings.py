@@ -180,7 +180,9 @@ def combine_readings(favoured: pd.DataFrame,
         raise ValueError("no verdict table for the variant(s) "
                          + ", ".join(f"{r}={o}" for r, o in missing))
     favoured_options = {r: spec["favoured"] for r, spec in readings.items()}
-    rows, words, columns = [], [], {variant_column(r, o): [] for r, o in tables}
+    rows: list[Any] = []
+    words: list[Any] = []
+    columns: dict[str, list[Any]] = {variant_column(r, o): [] for r, o in tables}
     for claim in main.index:
         grid: dict[str, dict[str, str]] = {}
         probes: dict[str, dict[str, str]] = {}

@@ -308,6 +308,9 @@ def summary_body(experiments: Mapping[str, Mapping[str, Any]],
     body = "".join(experiment_section(n, i) for n, i in experiments.items())
     code_line = (f"<p><small>Code: {html.escape(code)}</small></p>" if code
                  else "")
+    code_line += ("<p class='leaderboard'><a href='leaderboard.html'>Leaderboard"
+                  "</a>: every method's average rank in every study, the "
+                  "challengers' too, in one sortable table.</p>")
     if any(i.get("challenge") for i in experiments.values()):
         code_line += ("<p class='challenges'><a href='challenges.html'>Challengers "
                       "against the studies</a> (a page per study with "
@@ -360,8 +363,9 @@ def write_summary(experiments: Mapping[str, Mapping[str, Any]],
     (the K of those tables); an experiment with challengers
     also ``challengers`` (their names) and ``challenge`` (its challenge
     page, relative to ``out``), and the page then links the page across
-    studies (``challenges.html`` beside ``out``). ``leagues``: the league
-    pages to link (relative to ``out``).
+    studies (``challenges.html`` beside ``out``); the leaderboard
+    (``leaderboard.html`` beside ``out``) is linked always. ``leagues``: the
+    league pages to link (relative to ``out``).
     """
     page = ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
             "<meta name='viewport' content='width=device-width'>"

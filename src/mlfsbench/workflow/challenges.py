@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mlfsbench.workflow.ids import cache_id, canonical, method_id, method_labels
 from mlfsbench.workflow.report_params import challenger_labels
@@ -23,6 +23,15 @@ from mlfsbench.workflow.studies import challenger_ids, is_challenger
 class ChallengeInputs:
     """The challengers of the plan's experiments (mixed into the plan; see
     the module's docstring)."""
+
+    if TYPE_CHECKING:  # what the plan this is mixed into provides
+        config: dict[str, Any]
+
+        @property
+        def experiments(self) -> dict[str, dict[str, Any]]: ...
+        @property
+        def main_experiments(self) -> dict[str, dict[str, Any]]: ...
+        def stats_metrics(self, experiment: str) -> list[str]: ...
 
     # ----------------------------------------------------------- challenges
     # What rules/challenge.smk reads: its jobs run only for the (main)
@@ -137,7 +146,7 @@ def earlier_challenges(results: str, experiments: Mapping[str, Any]
     studies keeps them beside the run's. No rule makes them in a run of
     other experiments (the experiment wildcard names the config's), so they
     are read as found."""
-    found = {}
+    found: dict[str, Any] = {}
     if not os.path.isdir(results):
         return found
     for experiment in sorted(os.listdir(results)):

@@ -329,6 +329,7 @@ def classify_fold(X_train, Y_train, X_test, record: dict[str, Any], *,
     n_features, n_labels = X_train.shape[1], np.shape(Y_train)[1]
     # the selection as recorded (a selector's, or a file given to the CLI):
     # indices checked before they index the features
+    parts: list[tuple[np.ndarray | None, np.ndarray]]
     if record.get("granules"):
         parts = [(check_ranking(g["labels"], n_labels,
                                 what=f"{name}: granule {i}'s labels"),
@@ -400,7 +401,7 @@ def evaluate_fold(Y_true, pred, *, regression: bool = False
 
     ``pred`` is the output of :func:`classify_fold` (or its ``.npz``).
     """
-    rows = []
+    rows: list[tuple[str, str, float]] = []
     n_total = int(pred["n_total"])
     for i, label in enumerate(np.asarray(pred["labels"]).tolist()):
         if regression:  # multi-target regression (Sechidis 2019, Section 5)

@@ -8,12 +8,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from mlfsbench.io import BASELINE
 from mlfsbench.workflow.ids import short_hash
+from mlfsbench.workflow.prepared import prepared_stats
 
 _RANGE = re.compile(r"^(\d+)\.\.(\d+)(?::(\d+))?$")
 
@@ -117,9 +117,8 @@ def prepared_feature_counts(experiment: dict[str, Any],
     out = {}
     for dataset in experiment["datasets"]:
         try:
-            with open(f"{root}/{dataset}.stats.json", encoding="utf-8") as fh:
-                out[dataset] = int(json.load(fh)["features"])
-        except (OSError, ValueError, KeyError, TypeError):
+            out[dataset] = int((prepared_stats(dataset, root) or {})["features"])
+        except (ValueError, KeyError, TypeError):
             continue
     return out
 

@@ -231,7 +231,7 @@ def input_kind(entry: dict[str, Any]) -> str:
     return getattr(selector, "input_kind", "discrete")
 
 
-def entry_params(entry: dict[str, Any], dataset: str) -> dict[str, Any]:
+def entry_params(entry: dict[str, Any], dataset: str | None) -> dict[str, Any]:
     """Parameters of an entry on one dataset: ``params`` updated by
     ``dataset_params[dataset]`` (e.g. a label count chosen per dataset).
 
@@ -244,6 +244,34 @@ def entry_params(entry: dict[str, Any], dataset: str) -> dict[str, Any]:
     params = dict(entry.get("params") or {})
     params.update((entry.get("dataset_params") or {}).get(dataset) or {})
     return normalize_params(entry["name"], params) if "name" in entry else params
+
+
+def entry_on_data(entry: dict[str, Any], dataset: str, kind: str,
+                  facts: dict[str, bool] | None) -> dict[str, Any]:
+    """The entry as it runs on ``dataset``, of which ``facts`` hold: a
+    classifier reading the raw features loses the parameters its class
+    declares without effect there
+    (:func:`~mlfsbench.estimators.registry.params_unused_on`), so it runs
+    with their defaults and shares its job (:func:`cache_id`) with every
+    entry that differs only in them. Any other entry is returned as it is.
+
+    >>> raw = {"name": "mlknn", "id": "raw", "params": {"k": 7, "scale": False}}
+    >>> entry_on_data(raw, "enron", "classifier", {"binary_features": True})
+    {'name': 'mlknn', 'id': 'raw', 'params': {'k': 7}}
+    >>> entry_on_data(raw, "yeast", "classifier", {"binary_features": False}) is raw
+    True
+    """
+    if kind != "classifier" or classifier_input(entry) != "raw" or not facts:
+        return entry
+    unused = registry.params_unused_on(registry.get(kind, entry["name"]), facts)
+    params = entry_params(entry, dataset)
+    if not unused & set(params):
+        return entry
+    out = {k: v for k, v in entry.items() if k not in ("params", "dataset_params")}
+    kept = {k: v for k, v in params.items() if k not in unused}
+    if kept:
+        out["params"] = kept
+    return out
 
 
 def applies_to(entry: dict[str, Any], dataset: str) -> bool:

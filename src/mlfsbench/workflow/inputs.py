@@ -12,8 +12,7 @@ files no rule makes and the version of the code a rule's script reaches.
 
 from __future__ import annotations
 
-import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mlfsbench.data.download import GIT_BLOB
 from mlfsbench.data.rawfiles import file_sha256, raw_files
@@ -32,10 +31,30 @@ from mlfsbench.workflow.jobs import WILDCARD, batch_folds
 from mlfsbench.workflow.report_params import claims_setting
 from mlfsbench.workflow.studies import is_challenger, printed_path
 
+if TYPE_CHECKING:
+    from mlfsbench.data.table import DatasetSpec
+
 
 class JobInputs:
     """The input functions of the rules (mixed into the plan; see the
     module's docstring)."""
+
+    if TYPE_CHECKING:  # what the plan this is mixed into provides
+        config: dict[str, Any]
+        table: dict[str, DatasetSpec]
+        grids: dict[str, list[int | str]]
+        splits: dict[str, dict[str, Any]]
+        entries: dict[str, dict[tuple[str, str], dict[str, Any]]]
+        grid_of: dict[str, list[int | str]]
+        full_point: dict[tuple[str, str], str]
+        readings: dict[str, dict[str, Any]]
+        variants: dict[str, list[tuple[str, str, str]]]
+
+        @property
+        def experiments(self) -> dict[str, dict[str, Any]]: ...
+        def study_of(self, experiment: str) -> str: ...
+        def stats_metrics(self, experiment: str) -> list[str]: ...
+        def challengers(self, experiment: str) -> list[str]: ...
 
     # ------------------------------------------------------- input functions
     # Functions of a job's wildcards (any object with their names as
@@ -235,7 +254,7 @@ class JobInputs:
         return canonical({**shared, "experiments": {name: self.experiments[name]}})
 
     # ---------------------------------------------------------- code versions
-    def code_version(self, script: str | os.PathLike, kind: str | None = None):
+    def code_version(self, script: str, kind: str | None = None):
         """The input function of a rule's ``code`` param: the version of the
         code ``script`` reaches (:func:`~mlfsbench.workflow.versions.rule_version`),
         plus, for a ``kind`` of method (``selector``, ``classifier``,
@@ -258,7 +277,7 @@ class JobInputs:
 
         return version
 
-    def claims_digest(self, wildcards) -> str:
+    def claims_digest(self, wildcards) -> dict[str, str]:
         """The sha256 of the claims file and the printed tables a claims job
         reads (no rule makes them; runs are not triggered by file times)."""
         files = [self.claims_file(wildcards), *self.printed_file(wildcards)]

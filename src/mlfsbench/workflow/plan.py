@@ -69,6 +69,7 @@ from mlfsbench.workflow.ids import (
     cache_id,
     classifier_input,
     discretization_id,
+    entry_on_data,
     method_id,
     protocol,
     split_id,
@@ -83,6 +84,7 @@ from mlfsbench.workflow.jobs import (
     fold_batches,
 )
 from mlfsbench.workflow.league import expand_league, is_league, league_spec
+from mlfsbench.workflow.prepared import dataset_facts
 from mlfsbench.workflow.readings import check_readings, expand_readings
 from mlfsbench.workflow.resources import prepared_mb, request_mb
 
@@ -113,6 +115,9 @@ class Plan(JobInputs, ChallengeInputs):
     readings: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: experiment -> its variants as ``(variant, reading, option)``
     variants: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
+    #: dataset -> the data facts its statistics file records (prepared
+    #: datasets only; :func:`~mlfsbench.workflow.prepared.dataset_facts`)
+    facts: dict[str, dict[str, bool]] = field(default_factory=dict)
 
     def robust(self, experiment: str) -> bool:
         """Whether an experiment's verdicts are judged under readings: its
@@ -168,6 +173,7 @@ class Plan(JobInputs, ChallengeInputs):
 
     # ------------------------------------------------------------- building
     def _add_entry(self, kind: str, dataset: str, entry: dict[str, Any]) -> str:
+        entry = entry_on_data(entry, dataset, kind, self.facts.get(dataset))
         cid = cache_id(entry, dataset, kind)
         self.entries[kind][(dataset, cid)] = entry
         return cid
@@ -334,7 +340,8 @@ def scoring_readings(claims_file: str | None) -> bool:
 
 
 def make_plan(config: dict[str, Any],
-              table: dict[str, DatasetSpec] | None = None) -> Plan:
+              table: dict[str, DatasetSpec] | None = None,
+              facts: dict[str, dict[str, bool]] | None = None) -> Plan:
     """The plan of a validated config (its schema defaults filled).
 
     ``table`` (dataset name -> row) is read from the config's
@@ -343,6 +350,11 @@ def make_plan(config: dict[str, Any],
     (:func:`~mlfsbench.workflow.readings.expand_readings`): the plan's
     ``experiments`` hold both, ``main_experiments`` the configured ones. The
     experiments are checked against the table first (:func:`check_experiments`).
+    ``facts`` (dataset -> data facts) are read from the prepared datasets'
+    statistics when not given (:func:`~mlfsbench.workflow.prepared.
+    dataset_facts`): a method whose parameter has no effect on a dataset
+    shares its job with the same method without it
+    (:func:`~mlfsbench.workflow.ids.entry_on_data`).
     """
     if table is None:
         table = {s.name: s for s in read_datasets_table(config["datasets_table"])}
@@ -354,9 +366,12 @@ def make_plan(config: dict[str, Any],
                 if x.get("readings")}
     config = {**config, "experiments": experiments}
     check_experiments(config, table)
+    if facts is None:
+        facts = dataset_facts(sorted({d for x in experiments.values()
+                                      for d in x["datasets"]}))
     plan = Plan(config, table,
                 {e: experiment_feature_counts(x) for e, x in experiments.items()},
-                readings=readings, variants=variants)
+                readings=readings, variants=variants, facts=facts)
     for name, x in experiments.items():
         plan._add_experiment(name, x)
     return plan

@@ -48,8 +48,8 @@ def code_version(directory: str | os.PathLike | None = None) -> str:
     """
     here = Path(directory) if directory is not None else checkout_root()
     version = f"mlfsbench {__version__}"
-    commit = _git(here, "rev-parse", "HEAD") if here is not None else None
-    if commit is None:
+    commit = None if here is None else _git(here, "rev-parse", "HEAD")
+    if here is None or commit is None:
         return f"{version}, not from a git checkout (commit unknown)"
     changed = _git(here, "status", "--porcelain", "--untracked-files=no")
     if changed is None:

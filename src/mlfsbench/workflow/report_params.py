@@ -63,6 +63,23 @@ def claims_setting(experiment: Mapping[str, Any]) -> dict[str, Any]:
     return canonical(out)
 
 
+def experiments_labels(experiments: Mapping[str, Mapping[str, Any]]
+                       ) -> dict[str, str]:
+    """Readable names of every experiment's selectors and classifiers, by
+    id (the leaderboard names the methods of all studies).
+
+    >>> experiments_labels({"a": {"selectors": [{"id": "m", "name": "mim",
+    ...                                         "label": "MIM"}],
+    ...                           "classifiers": [{"id": "c", "name": "mlknn"}]}})
+    {'m': 'MIM', 'c': 'c'}
+    """
+    out: dict[str, str] = {}
+    for x in experiments.values():
+        out.update(method_labels(x.get("selectors") or []))
+        out.update(method_labels(x.get("classifiers") or []))
+    return out
+
+
 def challenger_labels(experiment: Mapping[str, Any]) -> list[str]:
     """The readable names of an experiment's challengers, selectors then
     classifiers (the summary page's link to its challenge page).

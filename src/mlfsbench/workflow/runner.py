@@ -755,10 +755,11 @@ def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
         code = 0
         prepared = plan is not None and all(
             (workdir / "data" / "prepared" / f"{d}.npz").exists()
-            for d in plan.datasets)
+            and d in plan.facts for d in plan.datasets)
         if prepared:
-            # every dataset was obtained before: no data stage (its start-up
-            # costs ~10 s); the dry run still gives the totals
+            # every dataset was obtained before, its statistics record the
+            # data facts the plan reads: no data stage (its start-up costs
+            # ~10 s); the dry run still gives the totals
             record = workdir / UNAVAILABLE
             if record.exists():
                 record.unlink()

@@ -26,11 +26,17 @@ selection and the wake-ups after finished jobs are Snakemake's.
 
 The patch applies to the Snakemake version pinned in ``envs/``; if the
 scheduler lacks the method it replaces (another version), Snakemake runs
-unpatched and a warning says so.
+unpatched and a warning says so. The method is private: a test
+(``tests/test_snakemake_main.py``) compares the digest of its source in the
+installed Snakemake (:func:`original_digest`) with :data:`ORIGINAL_SHA256`,
+recorded for :data:`PINNED`, and fails when a new Snakemake changed it.
 """
 
 from __future__ import annotations
 
+import ast
+import hashlib
+import inspect
 import logging
 import sys
 import threading
@@ -39,6 +45,33 @@ import time
 log = logging.getLogger(__name__)
 
 _METHOD = "_schedule_reevalutation"  # (sic) Snakemake's spelling
+
+#: The Snakemake version whose scheduler method the patch was written for,
+#: and the digest of that method's source (:func:`original_digest`).
+PINNED = "9.27.1"
+ORIGINAL_SHA256 = "058c948d2528275e6092ed1dee6476cfcce8201ea90fe4510a682cb1fc93eb0c"
+
+
+def original_source() -> str:
+    """The source of the installed Snakemake's ``JobScheduler.`` method that
+    :func:`patch` replaces, read from its module file (not the class, which
+    may be patched already), normalised: parsed and printed again, so that
+    comments, blank lines and formatting do not count; "" when the method
+    is gone."""
+    from snakemake.scheduling import job_scheduler
+
+    tree = ast.parse(inspect.getsource(job_scheduler))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name == "JobScheduler":
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == _METHOD:
+                    return ast.unparse(item)
+    return ""
+
+
+def original_digest() -> str:
+    """The sha256 of :func:`original_source`."""
+    return hashlib.sha256(original_source().encode("utf-8")).hexdigest()
 
 
 def _reevaluate_once(self, delay) -> None:

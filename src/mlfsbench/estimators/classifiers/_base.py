@@ -248,7 +248,19 @@ class ScaledNeighboursMixin(PathMixin):
 
     Once fitted: ``n_features_in_``, ``index_`` and (when ``scale``)
     ``feature_min_`` / ``feature_inv_range_``.
+
+    On features that are all 0 or 1, ``scale`` changes no output
+    (``_params_unused_on``, read by
+    :func:`~mlfsbench.estimators.registry.params_unused_on`): min-max scaling
+    leaves a column holding both values as it is, and a column constant in
+    the training part (scaled to 0) only removes from every distance of a
+    query the same term, the query's squared difference to that constant.
+    The distances are sums of integers, exact in floating point, so both
+    settings find the same neighbours, ties included (training order), and
+    give the same predictions.
     """
+
+    _params_unused_on = {"binary_features": ("scale",)}
 
     def _transform(self, X):
         if not self.scale:

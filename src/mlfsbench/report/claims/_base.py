@@ -142,7 +142,7 @@ def k_words(k: Any) -> str:
 
 def metrics_of(q: Mapping[str, Any]) -> list[str]:
     """The metric(s) of a claim's quantity, as a list."""
-    m = q.get("metric")
+    m: Any = q.get("metric")
     return list(m) if isinstance(m, list) else [m]
 
 

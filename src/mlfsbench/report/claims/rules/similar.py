@@ -159,7 +159,8 @@ def _spread(scores, q, greater: bool) -> tuple[float, str, str]:
     """
     if q.get("reference") == BEST_OF_OTHERS:
         others = {m: scores[m] for m in q["others"]}
-        best = max(others, key=others.get) if greater else min(others, key=others.get)
+        best = (max(others, key=lambda m: others[m]) if greater
+                else min(others, key=lambda m: others[m]))
         me = q["method"]
         worse = (others[best] - scores[me]) if greater else (scores[me] - others[best])
         return float(worse), me, best
