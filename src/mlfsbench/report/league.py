@@ -115,13 +115,14 @@ def rank_plot(ranks: pd.DataFrame, metric: str, protocols: Sequence[str],
     methods = sorted(rows["method"].unique(), key=natural_key)
     from matplotlib import colormaps
 
-    palette = colormaps["tab20"].colors
+    palette = [colormaps["tab20"](i) for i in range(20)]
     colours = iter([palette[i % len(palette)] for i in range(len(methods))])
     for m in methods:
         y = np.array([float(rows[(rows["protocol"] == p) & (rows["method"] == m)]
                             ["relative_rank"].iloc[0])
                       if ((rows["protocol"] == p) & (rows["method"] == m)).any()
                       else np.nan for p in shown])
+        style: dict[str, Any]
         if m in challengers:
             style = {"color": HIGHLIGHT_COLOUR, "linewidth": 2.5, "zorder": 4}
         elif m.startswith(BASELINE):

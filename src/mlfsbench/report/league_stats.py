@@ -205,8 +205,10 @@ def versus_best(protocol: str, metric: str, result: Mapping[str, Any],
     [{'best': 'b', 'method': 'a', 'p_best': 0.7, 'p_method': 0.1, 'cliffs_delta': 0.5}]
     """
     best = best_method(result)
-    rows = []
-    for pair in result.get("pairwise", []) if best else []:
+    rows: list[dict[str, Any]] = []
+    if best is None:
+        return rows
+    for pair in result.get("pairwise", []):
         first, second = pair["pair"]
         if best not in (first, second):
             continue
