@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 CORES ?= all
 SNAKEMAKE_ARGS ?=
 
-.PHONY: venv reproduce quick report test lint unit bench lock conda-env
+.PHONY: venv reproduce quick league report test lint unit bench lock conda-env
 
 $(BIN)/activate: envs/requirements.lock pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python >= 3.11 required")'
@@ -25,6 +25,11 @@ reproduce: venv
 
 quick: venv
 	$(BIN)/mlfsbench run --cores $(CORES) --configfile config/quick.yaml --report results/report.html $(SNAKEMAKE_ARGS)
+
+# The league (config/league.yaml): every method under every study's protocol;
+# what the reproduction ran is reused. Its page: results/league/league.html.
+league: venv
+	$(BIN)/mlfsbench league --cores $(CORES) $(SNAKEMAKE_ARGS)
 
 report: venv
 	$(BIN)/snakemake --report results/report.html $(SNAKEMAKE_ARGS)

@@ -29,6 +29,7 @@ include: "rules/report.smk"
 include: "rules/claims.smk"
 include: "rules/challenge.smk"
 include: "rules/leaderboard.smk"
+include: "rules/league.smk"
 
 
 rule all:
@@ -36,3 +37,4 @@ rule all:
     input:
         all_targets(),
         challenge_targets(),
+        league_targets(),

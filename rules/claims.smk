@@ -125,6 +125,8 @@ rule summary:
         ),
         # the challengers' names, by experiment (a link to each challenge page)
         challengers=canonical(PLAN.challenger_labels()),
+        # the league pages to link: on disk, or this run's
+        leagues=league_pages(),
         # the claims files the page reads (papers, datasets named)
         files=content_digest(
             sorted({x["claims"] for x in MAIN_EXPERIMENTS.values() if x.get("claims")})

@@ -23,8 +23,12 @@ MAIN_EXPERIMENTS = PLAN.main_experiments  # without the variants of readings
 KEEP_PREDICTIONS = PLAN.keep_predictions
 
 
+LEAGUE = PLAN.league()  # the league page's spec (no protocols: no league)
+
+
 wildcard_constraints:
     experiment=alternatives(EXPERIMENTS),
+    league=alternatives([LEAGUE["name"]] if LEAGUE["protocols"] else []),
     dataset=alternatives(PLAN.table),
     split=alternatives(PLAN.splits),
     batch=r"folds\d+-\d+",
@@ -171,7 +175,11 @@ def summary_inputs():
 
 
 def all_targets():
-    out = claims_targets() + [rules.summary.output.html, rules.leaderboard.output.html]
+    """Every table, figure and page of the configured experiments (the
+    league's experiments have their own page: league_targets)."""
+    out = claims_targets()
+    if MAIN_EXPERIMENTS:
+        out += [rules.summary.output.html, rules.leaderboard.output.html]
     for e, x in MAIN_EXPERIMENTS.items():
         tables = [rules.datasets_report.output.table, rules.provenance.output.text]
         tables += [rules.aggregate.output.metrics, rules.aggregate.output.summary]
@@ -221,3 +229,36 @@ def challenge_targets():
         return []
     pages = [rules.challenge.output.html.format(experiment=e) for e in CHALLENGED]
     return pages + [rules.challenges.output.html]
+
+
+# ---------------------------------------------------------------- league
+# The config's league (mlfsbench.workflow.league): one experiment per
+# protocol, their results tables read by the league page.
+def league_summaries(wildcards):
+    """Each protocol's results table, in the page's order."""
+    out = rules.aggregate.output.summary
+    return [
+        out.format(experiment=LEAGUE["protocols"][p]["experiment"])
+        for p in LEAGUE["order"]
+    ]
+
+
+def league_targets():
+    """The league's page (none without a league)."""
+    if not LEAGUE["protocols"]:
+        return []
+    return [rules.league.output.html.format(league=LEAGUE["name"])]
+
+
+def league_pages():
+    """The league pages the summary page links (relative to results/): those
+    on disk and this run's."""
+    import glob
+
+    found = {
+        os.path.relpath(p, "results").replace(os.sep, "/")
+        for p in glob.glob("results/*/league.html")
+    }
+    if LEAGUE["protocols"]:
+        found.add(f"{LEAGUE['name']}/league.html")
+    return sorted(found)

@@ -7,10 +7,10 @@ from mlfsbench.workflow.provenance import code_version
 
 
 def main(experiments, files, readings, paper_datasets, out, fragment,
-         challengers=None):
+         challengers=None, leagues=()):
     write_summary(summary_info(experiments, files, readings, challengers,
                                paper_datasets), out,
-                  code=code_version(), fragment=fragment)
+                  code=code_version(), fragment=fragment, leagues=leagues)
 
 
 if __name__ == "__main__":
@@ -19,4 +19,5 @@ if __name__ == "__main__":
         main(dict(smk.params.experiments), list(smk.input.files),
              dict(smk.params.readings), dict(smk.params.paper_datasets),
              smk.output.html, smk.output.fragment,
-             challengers=dict(smk.params.challengers))
+             challengers=dict(smk.params.challengers),
+             leagues=list(smk.params.leagues))

@@ -350,7 +350,9 @@ def _challenge_in_copy(tmp_path, monkeypatch, *args):
                         lambda args, workdir, **_: seen.update(args=args) or 0)
     work = tmp_path / "wf"
     if not work.exists():
-        shutil.copytree(REPO_ROOT / "config", work / "config")
+        # the configs a checkout's own challenges wrote are not the workflow's
+        shutil.copytree(REPO_ROOT / "config", work / "config",
+                        ignore=shutil.ignore_patterns("challenges"))
     code = cli.main(["challenge", "--selector", "mim-br", "--studies", "tiny",
                      "--configfile", "config/tiny.yaml", "-n", "--workdir",
                      str(work), *args])

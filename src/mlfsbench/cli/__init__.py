@@ -6,7 +6,8 @@ registry), ``stats`` (Friedman and post-hoc tests on a datasets x methods
 table), ``claims`` (finished experiments' verdicts on their papers' claims),
 ``init`` (write the workflow into a folder), ``run`` (the Snakemake
 workflow with safe recovery), ``challenge`` (a
-method of yours against the studies), ``runstats`` (a run's
+method of yours against the studies), ``league`` (every method under
+every study's protocol), ``runstats`` (a run's
 time and memory per stage). Errors exit with status 1 and one line on
 stderr; a closed output pipe (``mlfsbench claims results/ | head``) ends the
 command quietly with status 0.
@@ -24,6 +25,7 @@ from mlfsbench.cli import (
     describe,
     evaluate,
     init,
+    league,
     methods,
     run,
     runstats,
@@ -37,7 +39,7 @@ from mlfsbench.cli._common import call, plain
 # command that hands arguments on to Snakemake, snakemake_args_of), run(args)
 # carries it out. This is the order of the help's list.
 COMMANDS = (describe, select, evaluate, methods, stats, claims, runstats, init,
-            run, challenge)
+            run, challenge, league)
 
 
 def build_parser() -> argparse.ArgumentParser:

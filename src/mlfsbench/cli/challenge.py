@@ -131,8 +131,14 @@ def discretization(strategy: str | None, bins: int | None) -> dict[str, Any] | N
 #: A challenger's id: it names the experiments (``<study>+<id>``), their
 #: results folders and the default config file.
 PLAIN_ID = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*$")
+def header(command: str = "challenge") -> str:
+    """The start of the first line of a config ``mlfsbench <command>``
+    writes (how it knows its own files)."""
+    return f"# Written by `mlfsbench {command}`"
+
+
 #: The first line of a config this command writes.
-HEADER = "# Written by `mlfsbench challenge`"
+HEADER = header("challenge")
 
 
 def check_id(ident: str, what: str = "--id") -> str:
@@ -192,17 +198,18 @@ def files_read(configfile: str, config: dict[str, Any]) -> list[str]:
 
 
 def check_output(out: str, workdir: str, reads: list[str],
-                 allow_outside: bool = False) -> str:
+                 allow_outside: bool = False, command: str = "challenge") -> str:
     """The absolute path of ``out`` (relative to ``workdir``) if the
     generated config may be written there: not a file the command reads
     (``reads``, relative to ``workdir``), not outside ``workdir`` unless
-    ``allow_outside``, not a directory, and not an existing file this
-    command did not write (:data:`HEADER`); else a ValueError naming it."""
+    ``allow_outside``, not a directory, and not an existing file that
+    ``mlfsbench <command>`` did not write (:func:`header`); else a
+    ValueError naming it."""
     target = os.path.realpath(os.path.join(workdir, out))
     for name in reads:
         if os.path.realpath(os.path.join(workdir, name)) == target:
             raise ValueError(f"--output {out}: that is {name}, which the "
-                             "challenge reads; name another file")
+                             f"{command} reads; name another file")
     root = os.path.realpath(workdir)
     if not allow_outside and os.path.commonpath([root, target]) != root:
         raise ValueError(f"--output {out}: outside the workflow directory "
@@ -212,12 +219,12 @@ def check_output(out: str, workdir: str, reads: list[str],
     if os.path.exists(target):
         try:
             with open(target, encoding="utf-8", errors="replace") as fh:
-                ours = fh.readline().startswith(HEADER)
+                ours = fh.readline().startswith(header(command))
         except OSError:
             ours = False
         if not ours:
             raise ValueError(f"--output {out}: an existing file that "
-                             "'mlfsbench challenge' did not write; name another "
+                             f"'mlfsbench {command}' did not write; name another "
                              "file (or remove it)")
     return target
 

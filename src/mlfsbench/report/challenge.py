@@ -26,7 +26,7 @@ from typing import Any
 import pandas as pd
 
 from mlfsbench.io import format_table, read_table, write_text
-from mlfsbench.report.cd_diagram import HIGHLIGHT_COLOUR, critical_difference_diagram
+from mlfsbench.report.cd_diagram import HIGHLIGHT_COLOUR
 from mlfsbench.report.challenge_stats import (
     COLUMNS,
     PAIRWISE_COLUMNS,
@@ -59,7 +59,7 @@ from mlfsbench.report.challenge_tables import (
     readable_labels,
     runtime_table,
 )
-from mlfsbench.report.compare import cd_alt, cd_title
+from mlfsbench.report.compare import cd_alt, cd_figure
 from mlfsbench.report.names import (
     challenge_id,
     display_name,
@@ -93,20 +93,7 @@ def challenge_cd(summary: pd.DataFrame, metric: str, challengers: Sequence[str],
         fig = message_figure(text)
         save_figure(fig, png, alt=text)
         return fig
-    control = result["bonferroni_dunn"]["control"]
-    cd = result["bonferroni_dunn" if control else "nemenyi"]["cd"]
-    ranks = {display_name(k, labels): r for k, r in result["average_ranks"].items()}
-    shown = display_name(control, labels) if control else None
-    longest = max(len(name) for name in ranks) + 7
-    textspace = max(1.5, 0.085 * longest)
-    fig = critical_difference_diagram(
-        ranks, cd, control=shown, textspace=textspace, width=3.5 + 2 * textspace,
-        title=cd_title(metric, result, shown, cd),
-        highlight=[display_name(c, labels) for c in m["challengers"]],
-        n_datasets=result["n_datasets"], alpha=result["alpha"])
-    save_figure(fig, png, alt=cd_alt(metric, result, labels,
-                                     highlight=m["challengers"]))
-    return fig
+    return cd_figure(result, metric, png, labels, highlight=m["challengers"])
 
 
 

@@ -337,24 +337,39 @@ def write_comparison(summary_path: PathLike, metric: str, json_out: PathLike,
     result = compare(summary, metric, n_features=n_features, control=control,
                      alpha=alpha, round=round)
     write_json(json_out, result)
+    cd_figure(result, metric, png_out, labels)
+    return result
+
+
+def cd_figure(result: dict[str, Any], metric: str, png_out: PathLike,
+              labels: dict[str, str] | None = None,
+              highlight: Sequence[str] = ()):
+    """The CD diagram of a comparison (:func:`compare`'s result), saved to
+    ``png_out`` with its text alternative (:func:`cd_alt`): Bonferroni-Dunn
+    against the result's control if it has one, else Nemenyi; methods shown
+    by ``labels``, those of ``highlight`` (ids) in red. A comparison that was
+    skipped gives a figure saying why. Returns the Figure."""
     if "skipped" in result:
         fig = message_figure(f"{metric}: {result['skipped']}")
-    else:
-        use_control = result["bonferroni_dunn"]["control"]
-        cd = result["bonferroni_dunn" if use_control else "nemenyi"]["cd"]
-        ranks = {display_name(m, labels): r
-                 for m, r in result["average_ranks"].items()}
-        if use_control:
-            use_control = display_name(use_control, labels)
-        longest = max(len(name) for name in ranks) + 7
-        textspace = max(1.5, 0.085 * longest)  # inches for the names
-        fig = critical_difference_diagram(
-            ranks, cd, control=use_control,
-            textspace=textspace, width=3.5 + 2 * textspace,
-            title=cd_title(metric, result, use_control, cd),
-            n_datasets=result["n_datasets"], alpha=result["alpha"])
-    save_figure(fig, png_out, alt=cd_alt(metric, result, labels))
-    return result
+        save_figure(fig, png_out, alt=cd_alt(metric, result, labels))
+        return fig
+    use_control = result["bonferroni_dunn"]["control"]
+    cd = result["bonferroni_dunn" if use_control else "nemenyi"]["cd"]
+    ranks = {display_name(m, labels): r for m, r in result["average_ranks"].items()}
+    if use_control:
+        use_control = display_name(use_control, labels)
+    longest = max(len(name) for name in ranks) + 7
+    textspace = max(1.5, 0.085 * longest)  # inches for the names
+    marked = [display_name(h, labels) for h in highlight]
+    fig = critical_difference_diagram(
+        ranks, cd, control=use_control,
+        textspace=textspace, width=3.5 + 2 * textspace,
+        title=cd_title(metric, result, use_control, cd),
+        highlight=marked or None,
+        n_datasets=result["n_datasets"], alpha=result["alpha"])
+    save_figure(fig, png_out, alt=cd_alt(metric, result, labels,
+                                         highlight=highlight))
+    return fig
 
 
 #: The prefixes of ``ranks.tsv``'s columns that name a method after them.

@@ -296,11 +296,13 @@ def overview(experiments: Mapping[str, Mapping[str, Any]]) -> str:
 
 
 def summary_body(experiments: Mapping[str, Mapping[str, Any]],
-                 code: str | None = None, standalone: bool = False) -> str:
+                 code: str | None = None, standalone: bool = False,
+                 leagues: Sequence[str] = ()) -> str:
     """The page's content (one ``div.mlfs-summary``): the overview, the
     contents and every study's section; ``standalone`` adds the page's
     heading and the claims' filter (the report has its own heading and runs
-    no script of ours)."""
+    no script of ours); ``leagues``: league pages to link (paths relative
+    to the page, ``league/league.html``)."""
     experiments = dict(sorted(experiments.items(),
                               key=lambda item: item[1].get("claims") is None))
     body = "".join(experiment_section(n, i) for n, i in experiments.items())
@@ -313,6 +315,11 @@ def summary_body(experiments: Mapping[str, Mapping[str, Any]],
         code_line += ("<p class='challenges'><a href='challenges.html'>Challengers "
                       "against the studies</a> (a page per study with "
                       "challengers, linked from its section).</p>")
+    for page in leagues:
+        code_line += (f"<p class='league'><a href='{html.escape(page)}'>The "
+                      "league</a>: every method under every study's protocol, "
+                      "and which orderings hold under all of them "
+                      f"({html.escape(page.split('/')[0])}).</p>")
     contents = ("<nav class='contents'><b>Contents:</b> "
                 + " · ".join(f"<a href='#summary-{html.escape(n)}'>{html.escape(n)}</a>"
                              for n in experiments) + "</nav>")
@@ -334,7 +341,8 @@ def summary_body(experiments: Mapping[str, Mapping[str, Any]],
 
 def write_summary(experiments: Mapping[str, Mapping[str, Any]],
                   out: PathLike, code: str | None = None,
-                  fragment: PathLike | None = None) -> None:
+                  fragment: PathLike | None = None,
+                  leagues: Sequence[str] = ()) -> None:
     """``results/summary.html``, a standalone page: the overview table of
     every study first, then every experiment's section, those with verdicts
     first (in config order), then the others; ``code``: the code's version
@@ -356,16 +364,17 @@ def write_summary(experiments: Mapping[str, Mapping[str, Any]],
     also ``challengers`` (their names) and ``challenge`` (its challenge
     page, relative to ``out``), and the page then links the page across
     studies (``challenges.html`` beside ``out``); the leaderboard
-    (``leaderboard.html`` beside ``out``) is linked always.
+    (``leaderboard.html`` beside ``out``) is linked always. ``leagues``: the
+    league pages to link (relative to ``out``).
     """
     page = ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
             "<meta name='viewport' content='width=device-width'>"
             f"<title>{html.escape(TITLE)}</title></head><body>"
-            + summary_body(experiments, code, standalone=True)
+            + summary_body(experiments, code, standalone=True, leagues=leagues)
             + f"<script>{SCRIPT}</script></body></html>\n")
     write_text(out, page)
     if fragment is not None:
-        write_text(fragment, summary_body(experiments, code) + "\n")
+        write_text(fragment, summary_body(experiments, code, leagues=leagues) + "\n")
 
 
 def _ids(pages: Iterable[str]) -> set[str]:

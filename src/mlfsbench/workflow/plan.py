@@ -53,6 +53,7 @@ from mlfsbench.workflow.config import (
     check_config,
     check_config_file,
     load_experiment_files,
+    schema_problem,
 )
 from mlfsbench.workflow.grids import (
     all_features_id,
@@ -82,6 +83,7 @@ from mlfsbench.workflow.jobs import (
     cache_keys,
     fold_batches,
 )
+from mlfsbench.workflow.league import expand_league, is_league, league_spec
 from mlfsbench.workflow.prepared import dataset_facts
 from mlfsbench.workflow.readings import check_readings, expand_readings
 from mlfsbench.workflow.resources import prepared_mb, request_mb
@@ -130,9 +132,22 @@ class Plan(JobInputs, ChallengeInputs):
     @property
     def main_experiments(self) -> dict[str, dict[str, Any]]:
         """The experiments as configured (under their favoured readings),
-        without the variants of their other readings."""
+        without the variants of their other readings and without the
+        league's (:attr:`league_experiments`: their page is the league's)."""
         variants = {v for vs in self.variants.values() for v, _, _ in vs}
-        return {e: x for e, x in self.experiments.items() if e not in variants}
+        return {e: x for e, x in self.experiments.items()
+                if e not in variants and not is_league(x)}
+
+    @property
+    def league_experiments(self) -> dict[str, dict[str, Any]]:
+        """The experiments of the config's league, one per protocol
+        (:mod:`~mlfsbench.workflow.league`)."""
+        return {e: x for e, x in self.experiments.items() if is_league(x)}
+
+    def league(self) -> dict[str, Any]:
+        """What the league page reads (:func:`~mlfsbench.workflow.league.
+        league_spec`); no protocols when the config has no league."""
+        return league_spec(self.league_experiments, self.config.get("league"))
 
     def study_of(self, experiment: str) -> str:
         """The configured experiment a variant belongs to, the study a
@@ -254,11 +269,17 @@ class Plan(JobInputs, ChallengeInputs):
 
 def read_config(config: Any, source: str) -> None:
     """Check a config as loaded (``source`` names it in messages), read its
-    ``experiment_files`` into it and add the registered methods its
-    experiments ask for (:func:`~mlfsbench.workflow.config.add_registered`),
+    ``experiment_files`` into it, add its league's experiments
+    (:func:`~mlfsbench.workflow.league.expand_league`) and the registered
+    methods its experiments ask for (:func:`~mlfsbench.workflow.config.add_registered`),
     in place; the schema's check comes next (it fills the defaults)."""
     check_config_file(config, source)
     load_experiment_files(config)
+    if config.get("league") is not None:  # its shape first: it is read now
+        problem = schema_problem({"league": config["league"]})
+        if problem:
+            raise ValueError(f"{source}: {problem}")
+        expand_league(config, source)
     check_config(config, source)
     add_registered(config, source)
 
