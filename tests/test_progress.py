@@ -8,6 +8,7 @@ import io
 
 from mlfsbench.workflow.progress import MAX_LINE, Progress
 
+
 def info(jobid, rule, log=None, **wildcards):
     """A ``job_info`` event as the logger plugin writes it."""
     return {"event": "job_info", "jobid": jobid, "rule": rule,

@@ -71,8 +71,8 @@ def record_event(record: logging.LogRecord) -> dict[str, Any] | None:
     if event is None:
         return None
     if event == JOB_FINISHED:
-        return {"event": event, "jobid": int(getattr(record, "job_id"))}
-    out: dict[str, Any] = {"event": event, "jobid": int(getattr(record, "jobid")),
+        return {"event": event, "jobid": int(record.__dict__["job_id"])}
+    out: dict[str, Any] = {"event": event, "jobid": int(record.__dict__["jobid"]),
                            "rule": str(getattr(record, "rule_name", "") or "")}
     if event == JOB_INFO:
         wildcards = getattr(record, "wildcards", None) or {}
