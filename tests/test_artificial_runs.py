@@ -89,6 +89,10 @@ def test_the_entry_s_parameters_make_the_run():
     assert len(one) == len(two) == 1 and set(one) != set(two)
     (spec,) = one.values()
     assert spec["params"] == {"a": 1} and spec["method"] == "mim-br"
+    # the entry named by its name, the parameters found under its id
+    by_name = artificial_runs(claims, {"params": {"e-1234abcd": {"a": 1}},
+                                       "methods": {"e": "e-1234abcd"}})
+    assert by_name == one
 
 
 def test_doquire_s_readings_share_their_runs():

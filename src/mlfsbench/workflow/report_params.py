@@ -69,8 +69,8 @@ def artificial_runs(claims: Mapping[str, Any] | None,
     """The runs on the artificial problems a claims file's ``artificial``
     claims ask for under an experiment's readings (run key -> spec,
     :mod:`mlfsbench.evaluation.artificial`): each claim's quantity with the
-    parameters of the experiment's entry it names (``setting``:
-    :func:`claims_setting`). A claim naming an entry the experiment lacks
+    parameters of the experiment's entry it names, by id or name
+    (``setting``: :func:`claims_setting`). A claim naming an entry the experiment lacks
     asks for nothing (it is not checkable there). Two claims, or two
     readings, that ask for the same run share its key.
 
@@ -87,14 +87,16 @@ def artificial_runs(claims: Mapping[str, Any] | None,
     {}
     """
     params = setting.get("params") or {}
+    names = setting.get("methods") or {}  # a name or id -> the id
     out: dict[str, dict[str, Any]] = {}
     for claim in (claims or {}).get("claims") or []:
         if claim.get("rule") != "artificial":
             continue
         q = claim["quantity"]
-        if "entry" in q and q["entry"] not in params:
+        ident = names.get(q["entry"], q["entry"]) if "entry" in q else None
+        if ident is not None and ident not in params:
             continue
-        spec = run_spec(q, params.get(q["entry"]) if "entry" in q else None)
+        spec = run_spec(q, params[ident] if ident is not None else None)
         out[run_key(spec)] = spec
     return out
 

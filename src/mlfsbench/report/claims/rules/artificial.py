@@ -103,9 +103,10 @@ class Artificial(Rule):
         q = claim["quantity"]
         entry = None
         if "entry" in q:  # the experiment's entry, under this run's readings
-            if q["entry"] not in results.params:
+            ident = results.methods.get(q["entry"], q["entry"])  # a name or id
+            if ident not in results.params:
                 raise NotCheckable(f"no selector {q['entry']!r} in this experiment")
-            entry = results.params[q["entry"]](None)
+            entry = results.params[ident](None)
         spec = artificial.run_spec(q, entry)
         computed = getattr(results, "artificial", None)
         if computed is None:
