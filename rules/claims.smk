@@ -1,3 +1,27 @@
+# A selector on fresh draws of an artificial problem (Doquire & Verleysen
+# 2013, Sec. 5.1), for the claims that check its rankings: one job per run,
+# keyed by its content (problem, selector, parameters, draws), however many
+# claims and readings ask for it.
+rule artificial:
+    output:
+        runs="results/shared/artificial/{key}.npz",
+    log:
+        "logs/artificial/{key}.log",
+    benchmark:
+        "benchmarks/artificial/{key}.tsv"
+    conda:
+        "../envs/mlfsbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    params:
+        spec=artificial_spec,
+        code=code("artificial.py", "artificial"),
+    script:
+        "../scripts/artificial.py"
+
+
 # The paper's checkable claims (config/papers/<study>.claims.yaml), evaluated
 # on each experiment's own result tables: the verdict table of the report.
 rule claims:
@@ -10,6 +34,8 @@ rule claims:
         runtime=rules.runtime.output.table,
         fitted=rules.runtime.output.fitted,
         stats=experiment_stats_files,
+        # the runs its artificial claims check
+        artificial=artificial_files,
     output:
         table="results/{experiment}/tables/claims.tsv",
         # the verdicts under each option of the claims file's scoring readings
@@ -36,7 +62,7 @@ rule claims:
         experiment=claims_setting,
         study=study_of,
         files=claims_digest,
-        code=code("claims.py", "claims"),
+        code=code("claims.py"),
     script:
         "../scripts/claims.py"
 

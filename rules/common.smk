@@ -40,12 +40,13 @@ wildcard_constraints:
     disc=r"(equal-width|equal-frequency)-\d+",
     metric=alternatives(GREATER_IS_BETTER),
     file=alternatives(RAW_FILE_ROLES),
+    key=r"[0-9a-f]{16}",
 
 
 # ----------------------------------------------------------- code versions
 # Every rule's params carry the version of the code its script reaches (plus
-# the job's estimator module; for claims, the selectors its artificial claims
-# run): mlfsbench.workflow.plan.Plan.code_version.
+# the job's estimator module; for an artificial run, the selector it fits):
+# mlfsbench.workflow.plan.Plan.code_version.
 def code(script, kind=None):
     return PLAN.code_version(os.path.join(workflow.basedir, "scripts", script), kind)
 
@@ -59,6 +60,7 @@ transform_name, transform_params = PLAN.transform_name, PLAN.transform_params
 classifier_name, classifier_params = PLAN.classifier_name, PLAN.classifier_params
 grid, labels, stats_options = PLAN.grid, PLAN.labels, PLAN.stats_options
 claims_file, claims_setting = PLAN.claims_file, PLAN.claims_setting
+artificial_files, artificial_spec = PLAN.artificial_files, PLAN.artificial_spec
 printed_file, study_of = PLAN.printed_file, PLAN.study
 readings_spec, claims_digest = PLAN.readings_spec, PLAN.claims_digest
 printed_digest, method_aliases = PLAN.printed_digest, PLAN.method_aliases

@@ -268,7 +268,7 @@ def test_cover_and_max_score_checks():
 
 def test_artificial_max_fraction(monkeypatch):
     # 4 draws; the "position" check (one of f1, f2 fourth) holds in 2 of them
-    import mlfsbench.report.artificial as art
+    import mlfsbench.evaluation.artificial as art
 
     rankings = [[4, 14, 10, 0], [4, 14, 10, 1], [4, 14, 10, 7], [4, 14, 10, 8]]
     monkeypatch.setattr(art, "run_problem", lambda *a, **k: (rankings, [None] * 4))

@@ -452,7 +452,8 @@ def test_write_claims_and_cli(tmp_path, capsys):
 
 def test_smoke_claims_file_validates():
     data = load_claims(REPO / "config" / "smoke.claims.yaml")
-    assert [c["rule"] for c in data["claims"]] == ["value", "value", "value"]
+    assert [c["rule"] for c in data["claims"]] == ["value", "value", "value",
+                                                   "artificial", "artificial"]
     smoke = yaml.safe_load((REPO / "config" / "smoke.yaml").read_text())
     assert smoke["experiments"]["smoke-classifiers"]["claims"] == \
         "config/smoke.claims.yaml"

@@ -134,9 +134,17 @@ def test_orphaned_job_of_a_killed_run_is_named_and_refused(tmp_path):
 def _fake_python_snakemake(tmp_path, monkeypatch, body: str):
     """``mlfsbench run``'s Snakemake replaced by a Python script that runs
     ``body`` (unless asked to unlock); returns the working directory ``w``
-    with an empty Snakefile."""
+    with an empty Snakefile. The script takes the job-event logger's options
+    out of its ``sys.argv`` (checking them) and names its file ``EVENTS``."""
     exe = tmp_path / "fake.py"
     exe.write_text("import json, os, signal, sys\n"
+                   "EVENTS = None\n"
+                   "if '--logger' in sys.argv:\n"
+                   "    i = sys.argv.index('--logger')\n"
+                   "    assert sys.argv[i + 1:i + 3] == ['mlfsbench', "
+                   "'--logger-mlfsbench-path'], sys.argv\n"
+                   "    EVENTS = sys.argv[i + 3]\n"
+                   "    del sys.argv[i:i + 4]\n"
                    "if '--unlock' not in sys.argv:\n"
                    + "".join(f"    {line}\n" for line in body.splitlines()))
     monkeypatch.setattr("mlfsbench.workflow.runner._snakemake_cmd",
@@ -288,17 +296,19 @@ def test_run_from_another_directory_with_directory_or_snakefile(tmp_path, monkey
 def test_warnings_of_finished_jobs_are_listed_at_the_end(tmp_path, monkeypatch):
     # a job's warnings went to its own log only: `mlfsbench run` showed none
     import io
+    import json
     import logging
     import warnings
 
     from mlfsbench.workflow.logutil import log_to
 
-    blocks = "".join(
-        f"rule select:\n    log: logs/select/{name}.log\n    jobid: {i}\n"
-        f"    resources: tmpdir=/tmp\n\nFinished job {i}.\n"
+    events = "".join(
+        json.dumps({"event": "job_info", "jobid": i, "rule": "select",
+                    "wildcards": {}, "log": [f"logs/select/{name}.log"]}) + "\n"
+        + json.dumps({"event": "job_finished", "jobid": i}) + "\n"
         for i, name in enumerate("abc", start=1))
     work = _fake_python_snakemake(tmp_path, monkeypatch,
-                                  f"sys.stdout.write({blocks!r})")
+                                  f"open(EVENTS, 'a').write({events!r})")
     (work / "results").mkdir()
     (work / "results" / "summary.html").write_text("")
     with log_to(work / "logs" / "select" / "a.log"):
@@ -322,6 +332,9 @@ def test_warnings_of_finished_jobs_are_listed_at_the_end(tmp_path, monkeypatch):
         "'id' (log: logs/select/b.log)",
     ]
     assert out.getvalue().splitlines()[-1] == "summary: results/summary.html"
+    # the events came through the file the runner named, beside its log
+    (events_file,) = (work / "logs").glob("run-*.events.jsonl")
+    assert events_file.read_text() == events
 
 
 # What Snakemake prints when it stops outside any job (from real runs: a
@@ -424,6 +437,7 @@ def test_a_workflow_error_in_the_data_stage_is_not_a_dataset_failure(
     # a raw file edited by hand stopped Snakemake before any job: every
     # dataset was said "not obtained" and written to unavailable.json
     import io
+    import json
     from types import SimpleNamespace
 
     printed, expected = WORKFLOW_ERRORS["checksum"]
@@ -431,8 +445,15 @@ def test_a_workflow_error_in_the_data_stage_is_not_a_dataset_failure(
         printed = ("Error in rule download:\n    jobid: 3\n    log: "
                    "logs/download/emotions/train.log\n    wildcards: "
                    "dataset=emotions, file=train.arff\n\n")
-    work = _fake_python_snakemake(tmp_path, monkeypatch,
-                                  f"sys.stdout.write({printed!r})\nsys.exit(1)")
+    events = "".join(json.dumps(e) + "\n" for e in [
+        {"event": "job_info", "jobid": 3, "rule": "download",
+         "wildcards": {"dataset": "emotions", "file": "train.arff"},
+         "log": ["logs/download/emotions/train.log"]},
+        {"event": "job_error", "jobid": 3, "rule": "download",
+         "log": ["logs/download/emotions/train.log"]}] if job_failed)
+    work = _fake_python_snakemake(
+        tmp_path, monkeypatch, f"open(EVENTS, 'a').write({events!r})\n"
+        f"sys.stdout.write({printed!r})\nsys.exit(1)")
     monkeypatch.setattr("mlfsbench.workflow.runner._plan", lambda args, workdir:
                         SimpleNamespace(jobs={}, datasets=["emotions"],
                                         main_experiments=["tiny"]))

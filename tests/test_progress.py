@@ -1,5 +1,6 @@
 """The progress display of ``mlfsbench run`` (mlfsbench.workflow.progress),
-fed with Snakemake 9's output."""
+fed with the job events of Snakemake 9's logger plugin
+(mlfsbench.workflow.events)."""
 
 from __future__ import annotations
 
@@ -7,68 +8,33 @@ import io
 
 from mlfsbench.workflow.progress import MAX_LINE, Progress
 
-DRY_RUN = """\
-Building DAG of jobs...
-[Wed Nov 25 16:22:58 2026]
-rule prepare:
-    input: data/raw/emotions/train.arff
-    output: data/prepared/emotions.npz
-    log: logs/prepare/emotions.log
-    jobid: 3
-    wildcards: dataset=emotions
-[Wed Nov 25 16:22:58 2026]
-rule aggregate:
-    output: results/e1/tables/summary.tsv
-    jobid: 4
-    wildcards: experiment=e1
-[Wed Nov 25 16:22:58 2026]
-rule aggregate:
-    output: results/e2/tables/summary.tsv
-    jobid: 5
-    wildcards: experiment=e2
-[Wed Nov 25 16:22:58 2026]
-localrule all:
-    jobid: 0
-    reason: Input files updated by another job
-Job stats:
-This was a dry-run (flag -n).
-"""
 
-RUN = """\
-[Wed Nov 25 16:23:00 2026]
-rule prepare:
-    input: data/raw/emotions/train.arff
-    output: data/prepared/emotions.npz
-    log: logs/prepare/emotions.log
-    jobid: 3
-    wildcards: dataset=emotions
-    resources: tmpdir=/tmp
-[Wed Nov 25 16:23:04 2026]
-Finished jobid: 3 (Rule: prepare)
-1 of 4 steps (25%) done
-[Wed Nov 25 16:23:04 2026]
-rule aggregate:
-    output: results/e1/tables/summary.tsv
-    log: logs/e1/aggregate.log
-    jobid: 4
-    wildcards: experiment=e1
-[Wed Nov 25 16:23:04 2026]
-rule aggregate:
-    output: results/e2/tables/summary.tsv
-    log: logs/e2/aggregate.log
-    jobid: 5
-    wildcards: experiment=e2
-[Wed Nov 25 16:23:05 2026]
-Error in rule aggregate:
-    message: None
-    jobid: 5
-    output: results/e2/tables/summary.tsv
-    log: logs/e2/aggregate.log (check log file(s) for error details)
-[Wed Nov 25 16:23:06 2026]
-Finished jobid: 4 (Rule: aggregate)
-2 of 4 steps (50%) done
-Exiting because a job execution failed. Look above for error messages
-"""
+def info(jobid, rule, log=None, **wildcards):
+    """A ``job_info`` event as the logger plugin writes it."""
+    return {"event": "job_info", "jobid": jobid, "rule": rule,
+            "wildcards": wildcards, "log": [log] if log else []}
+
+
+def finished(jobid):
+    return {"event": "job_finished", "jobid": jobid}
+
+
+def error(jobid, rule, log=None):
+    return {"event": "job_error", "jobid": jobid, "rule": rule,
+            "log": [log] if log else []}
+
+
+DRY_RUN = [info(3, "prepare", "logs/prepare/emotions.log", dataset="emotions"),
+           info(4, "aggregate", experiment="e1"),
+           info(5, "aggregate", experiment="e2"),
+           info(0, "all")]
+
+RUN = [info(3, "prepare", "logs/prepare/emotions.log", dataset="emotions"),
+       finished(3),
+       info(4, "aggregate", "logs/e1/aggregate.log", experiment="e1"),
+       info(5, "aggregate", "logs/e2/aggregate.log", experiment="e2"),
+       error(5, "aggregate", "logs/e2/aggregate.log"),
+       finished(4)]
 
 # the prepare job serves both experiments (the plan says so)
 USERS = {("dataset", "emotions"): {"e1", "e2"}}
@@ -86,7 +52,7 @@ class Clock:
 def _progress(tty):
     out = io.StringIO()
     progress = Progress(out, tty=tty, users=USERS, clock=Clock())
-    progress.expect(DRY_RUN.splitlines(keepends=True))
+    progress.expect(DRY_RUN)
     return progress, out
 
 
@@ -97,9 +63,8 @@ def test_totals_per_study_count_shared_jobs_in_each():
 
 def test_plain_mode_prints_one_line_per_event():
     progress, out = _progress(tty=False)
-    for line in RUN.splitlines(keepends=True):
-        progress.feed(line)
-    progress.close()
+    for event in RUN:
+        progress.feed(event)
     lines = out.getvalue().splitlines()
     assert [line.split("] ", 1)[1] for line in lines] == [
         "e1 0/2 e2 0/2: start prepare (emotions)",
@@ -117,9 +82,8 @@ def test_plain_mode_prints_one_line_per_event():
 
 def test_terminal_mode_redraws_a_block_per_study():
     progress, out = _progress(tty=True)
-    lines = RUN.splitlines(keepends=True)
-    for line in lines[:18]:  # prepare done, e1's aggregate started
-        progress.feed(line)
+    for event in RUN[:3]:  # prepare done, e1's aggregate started
+        progress.feed(event)
     block = progress.lines()
     # header: elapsed, jobs done of total and the time left at this pace
     assert block[0].startswith("mlfsbench run: ")
@@ -134,24 +98,16 @@ def test_no_line_is_longer_than_the_limit():
     out = io.StringIO()
     progress = Progress(out, tty=False)
     long_value = "x" * 5000
-    for line in ["rule select:", f"    wildcards: dataset={long_value}",
-                 "    jobid: 7", "[date]", "Finished jobid: 7 (Rule: select)"]:
-        progress.feed(line + "\n")
+    for event in [info(7, "select", dataset=long_value), finished(7)]:
+        progress.feed(event)
     progress.say("y" * 1000)
     assert max(len(line) for line in out.getvalue().splitlines()) == MAX_LINE
 
 
-SELECT = """\
-[Wed Nov 25 16:23:00 2026]
-rule select:
-    output: results/shared/select/emotions/knnmi-forward-6fe2a549.json
-    log: logs/shared/select/emotions-knnmi-forward-6fe2a549.log
-    jobid: 7
-    wildcards: dataset=emotions, seed=0, selector=knnmi-forward-6fe2a549
-    resources: tmpdir=/tmp
-[Wed Nov 25 16:23:04 2026]
-Finished jobid: 7 (Rule: select)
-"""
+SELECT = [info(7, "select",
+                "logs/shared/select/emotions-knnmi-forward-6fe2a549.log",
+                dataset="emotions", seed="0", selector="knnmi-forward-6fe2a549"),
+          finished(7)]
 
 
 def test_a_method_s_cache_id_is_shown_as_the_config_s_id():
@@ -162,9 +118,8 @@ def test_a_method_s_cache_id_is_shown_as_the_config_s_id():
                          (None, "knnmi-forward-6fe2a549")]:
         out = io.StringIO()
         progress = Progress(out, tty=False, clock=Clock(), names=names)
-        for line in SELECT.splitlines(keepends=True):
-            progress.feed(line)
-        progress.close()
+        for event in SELECT:
+            progress.feed(event)
         assert [line.split(": ", 1)[1] for line in out.getvalue().splitlines()] == [
             f"start select (emotions, 0, {shown})",
             f"done select (emotions, 0, {shown})"]
@@ -185,14 +140,12 @@ def test_a_long_quiet_job_gets_a_still_running_line():
 
     clock, out = Manual(), io.StringIO()
     progress = Progress(out, tty=False, users=USERS, clock=clock)
-    progress.expect(DRY_RUN.splitlines(keepends=True))
-    lines = RUN.splitlines(keepends=True)
-    for line in lines[:11]:  # prepare started (t = 0), done at t = 5
-        clock.now = 5.0 if "Finished" in line else clock.now
-        progress.feed(line)
-    for line in lines[11:18]:  # e1's aggregate starts at t = 10
-        clock.now = 10.0
-        progress.feed(line)
+    progress.expect(DRY_RUN)
+    progress.feed(RUN[0])  # prepare started (t = 0), done at t = 5
+    clock.now = 5.0
+    progress.feed(RUN[1])
+    clock.now = 10.0  # e1's aggregate starts at t = 10
+    progress.feed(RUN[2])
     before = out.getvalue()
     clock.now = 10.0 + QUIET - 1  # not quiet long enough
     progress.tick()
@@ -207,18 +160,12 @@ def test_a_long_quiet_job_gets_a_still_running_line():
     progress.tick()  # a line was just written: no second one
     assert out.getvalue().splitlines()[-1] == last
     # nothing runs: nothing to say
-    for line in lines[18:]:
-        progress.feed(line)
+    for event in RUN[3:]:
+        progress.feed(event)
     clock.now += 10 * QUIET
     n = len(out.getvalue().splitlines())
     progress.tick()
     assert len(out.getvalue().splitlines()) == n
-
-
-def _prepare_block(i: int, dataset: str) -> str:
-    return (f"[Wed Nov 25 16:23:00 2026]\nrule prepare:\n"
-            f"    output: data/prepared/{dataset}.npz\n    jobid: {i}\n"
-            f"    wildcards: dataset={dataset}\n    resources: tmpdir=/tmp\n")
 
 
 def test_u6_jobs_done_never_exceed_the_total():
@@ -228,20 +175,17 @@ def test_u6_jobs_done_never_exceed_the_total():
     never in the total. It is counted in the total when it starts."""
     out = io.StringIO()
     progress = Progress(out, tty=False, users=USERS, clock=Clock())
-    progress.expect(["rule summary:\n", "    jobid: 1\n",
-                     "    resources: tmpdir=/tmp\n"])
+    progress.expect([info(1, "summary")])
     assert progress.total == {"all studies": 1}
     for i in range(2, 19):
-        for line in (_prepare_block(i, f"d{i}") + f"Finished jobid: {i}\n"
-                     ).splitlines(keepends=True):
-            progress.feed(line)
+        progress.feed(info(i, "prepare", dataset=f"d{i}"))
+        progress.feed(finished(i))
     lines = [line.split("] ", 1)[1] for line in out.getvalue().splitlines()]
     assert lines[:2] == ["all studies 0/2: start prepare (d2)",
                          "all studies 1/2: done prepare (d2)"]
     assert lines[-1] == "all studies 17/18: done prepare (d18)"
-    for line in ["rule summary:\n", "    jobid: 1\n", "    resources: tmpdir=/tmp\n",
-                 "Finished jobid: 1\n"]:
-        progress.feed(line)
+    for event in [info(1, "summary"), finished(1)]:
+        progress.feed(event)
     assert progress.done == progress.total == {"all studies": 18}
     assert out.getvalue().splitlines()[-1].endswith("all studies 18/18: done summary")
 
@@ -253,11 +197,11 @@ def test_a_new_snakemake_command_forgets_the_last_one_s_running_jobs():
     out = io.StringIO()
     progress = Progress(out, tty=True, users=USERS, clock=Clock())
     progress.start_stage(" (datasets)")
-    for line in _prepare_block(3, "emotions").splitlines(keepends=True):
-        progress.feed(line)  # never finished: its Snakemake stopped
+    progress.feed(info(3, "prepare", dataset="emotions"))  # never finished: its
+    # Snakemake stopped
     progress.start_stage("")
-    progress.expect(DRY_RUN.splitlines(keepends=True))
+    progress.expect(DRY_RUN)
     assert progress.running == {}
-    progress.feed("Finished jobid: 3 (Rule: prepare)\n")  # not a job of this run
+    progress.feed(finished(3))  # not a job of this run
     assert progress.done == {} and progress.total == {"e1": 2, "e2": 2}
     assert not any("running" in line for line in progress.lines())

@@ -13,8 +13,6 @@ from pathlib import Path
 import pytest
 
 from mlfsbench.workflow.versions import (
-    claims_estimators,
-    estimator_module,
     reached,
     rule_version,
 )
@@ -90,13 +88,6 @@ def test_a_script_reaches_only_the_modules_it_names(tmp_path):
     script.write_text("import mlfsbench.data.split as s\ns.n_folds()\n")
     rule_version.cache_clear()
     assert rule_version(str(script)) != before
-
-
-def test_claims_jobs_add_the_selectors_of_their_artificial_claims():
-    modules = claims_estimators(REPO / "config/papers/doquire2013.claims.yaml")
-    assert modules == (estimator_module("selector", "chi2-lp"),
-                       estimator_module("selector", "knnmi-forward"))
-    assert claims_estimators(REPO / "config/smoke.claims.yaml") == ()
 
 
 RULE = re.compile(r"^rule (\w+):\n(.*?)(?=^rule |\Z)", re.M | re.S)

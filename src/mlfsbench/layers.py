@@ -16,7 +16,7 @@ hand over as data (:mod:`mlfsbench.workflow.report_params`).
 
 ``data`` sits below ``estimators``: the data layer parses, stores and
 generates data and knows no method (the selectors run on the artificial
-problems are the report's, :mod:`mlfsbench.report.artificial`).
+problems are the evaluation's, :mod:`mlfsbench.evaluation.artificial`).
 
 :func:`check` reads the imports from the source (:mod:`ast`; the Python
 import lines of a ``.smk`` file or ``Snakefile`` by regular expression) and

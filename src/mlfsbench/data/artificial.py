@@ -3,7 +3,7 @@
 G. Doquire and M. Verleysen, "Mutual information-based feature selection for
 multilabel classification", *Neurocomputing* 122:148-155, 2013. The claims
 stage (:mod:`mlfsbench.report.claims`, rule ``artificial``) runs a selector on
-fresh draws of these problems (:func:`mlfsbench.report.artificial.run_problem`);
+fresh draws of these problems (:func:`mlfsbench.evaluation.artificial.run_problem`);
 the tests share them too. This module only generates data: it knows no
 method.
 Feature indices are 0-based (the paper's f1 is 0).

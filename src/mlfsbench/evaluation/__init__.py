@@ -5,4 +5,6 @@
 - :mod:`~mlfsbench.evaluation.stats` -- Friedman, Iman-Davenport, Nemenyi and
   Bonferroni-Dunn tests, critical-difference diagrams.
 - :mod:`~mlfsbench.evaluation.stability` -- stability of selected subsets.
+- :mod:`~mlfsbench.evaluation.artificial` -- selectors on draws of the
+  generated problems, one run per content key.
 """

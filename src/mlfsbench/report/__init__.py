@@ -11,9 +11,9 @@ imports it.
   -- its critical-difference diagram.
 - :mod:`~mlfsbench.report.selections` -- runtimes and stability of the
   selections.
-- :mod:`~mlfsbench.report.claims` -- the paper's claims and their verdicts;
-  :mod:`~mlfsbench.report.artificial` -- selectors on the generated problems
-  of the ``artificial`` claims.
+- :mod:`~mlfsbench.report.claims` -- the paper's claims and their verdicts
+  (the ``artificial`` claims read the runs of
+  :mod:`mlfsbench.evaluation.artificial`).
 - :mod:`~mlfsbench.report.verdict_tables` -- the verdict tables of a results
   folder (its studies, their filters and counts), as ``mlfsbench claims`` and
   the end of ``mlfsbench run`` read them.

@@ -28,11 +28,15 @@ from mlfsbench.workflow.ids import (
     method_labels,
 )
 from mlfsbench.workflow.jobs import WILDCARD, batch_folds
-from mlfsbench.workflow.report_params import claims_setting
+from mlfsbench.workflow.report_params import artificial_runs, claims_setting
 from mlfsbench.workflow.studies import is_challenger, printed_path
 
 if TYPE_CHECKING:
     from mlfsbench.data.table import DatasetSpec
+
+
+#: Where the workflow keeps a run on the artificial problems (by its key).
+ARTIFICIAL = "results/shared/artificial/{key}.npz"
 
 
 class JobInputs:
@@ -246,6 +250,38 @@ class JobInputs:
         (:func:`~mlfsbench.workflow.report_params.claims_setting`)."""
         return claims_setting(self.experiments[wildcards.experiment])
 
+    def artificial_of(self, experiment: str) -> dict[str, dict[str, Any]]:
+        """The runs on the artificial problems an experiment's claims ask
+        for (run key -> spec, :func:`~mlfsbench.workflow.report_params.
+        artificial_runs`); none without a claims file."""
+        cache = self.__dict__.setdefault("_artificial", {})
+        if experiment not in cache:
+            path = self.experiments[experiment].get("claims")
+            claims = None
+            if path:
+                import yaml
+
+                with open(path, encoding="utf-8") as fh:
+                    claims = yaml.safe_load(fh)
+            cache[experiment] = artificial_runs(
+                claims, claims_setting(self.experiments[experiment]))
+        return cache[experiment]
+
+    def artificial_files(self, wildcards) -> list[str]:
+        """The files of the artificial runs an experiment's claims read."""
+        return [ARTIFICIAL.format(key=k)
+                for k in sorted(self.artificial_of(wildcards.experiment))]
+
+    def artificial_spec(self, wildcards) -> dict[str, Any]:
+        """The spec of the artificial run ``wildcards.key`` (the first
+        experiment asking for it: every one asks for the same run)."""
+        for experiment in self.experiments:
+            runs = self.artificial_of(experiment)
+            if wildcards.key in runs:
+                return canonical(runs[wildcards.key])
+        raise ValueError(f"no claim of this config asks for the artificial run "
+                         f"{wildcards.key!r}")
+
     def provenance_config(self, wildcards) -> dict[str, Any]:
         """What the experiment's provenance records: its own config and the
         settings shared by all experiments."""
@@ -258,20 +294,16 @@ class JobInputs:
         """The input function of a rule's ``code`` param: the version of the
         code ``script`` reaches (:func:`~mlfsbench.workflow.versions.rule_version`),
         plus, for a ``kind`` of method (``selector``, ``classifier``,
-        ``transformation``), the job's estimator module, and for ``claims``
-        the selectors the study's artificial claims run."""
-        from mlfsbench.workflow.versions import (
-            claims_estimators,
-            estimator_module,
-            rule_version,
-        )
+        ``transformation``), the job's estimator module, and for
+        ``artificial`` the selector its run fits."""
+        from mlfsbench.workflow.versions import estimator_module, rule_version
 
         def version(wildcards) -> str:
             if kind is None:
                 return rule_version(script)
-            if kind == "claims":
-                claims = self.claims_file(wildcards)
-                return rule_version(script, *claims_estimators(claims))
+            if kind == "artificial":
+                method = self.artificial_spec(wildcards)["method"]
+                return rule_version(script, estimator_module("selector", method))
             name = self.entry(kind, wildcards)["name"]
             return rule_version(script, estimator_module(kind, name))
 

@@ -1,8 +1,10 @@
 """What ``mlfsbench run`` shows while Snakemake works: progress, not its log.
 
 Snakemake's own output (thousands of lines, some of many thousand
-characters) goes whole to the run's log file; :class:`Progress` reads it
-line by line and shows
+characters) goes whole to the run's log file. Its job events (a job starts,
+finishes, fails) come structured, as JSON objects written by the logger
+plugin of :mod:`mlfsbench.workflow.events`; :class:`Progress` reads them and
+shows
 
 - on a terminal, a block redrawn in place: per study, its jobs done of its
   total, the job running, the elapsed time and an estimate of the time left
@@ -16,7 +18,7 @@ A job belongs to the study (experiment) its wildcards name; a shared job
 (download ... classify) to every study whose plan uses it
 (:func:`mlfsbench.workflow.runstats.shared_users`); the others (the summary
 page) to "all studies". The totals come from a
-dry run's job list (:meth:`Progress.expect`); a job the dry run did not list
+dry run's job events (:meth:`Progress.expect`); a job the dry run did not list
 (it lists what Snakemake plans then: a job it runs anyway counts when it
 starts) raises its studies' totals, so that no count of jobs done exceeds
 its total (a run once showed ``17/1``). No line printed is longer than
@@ -25,22 +27,17 @@ its total (a run once showed ``17/1``). No line printed is longer than
 
 from __future__ import annotations
 
-import re
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO
+
+from mlfsbench.workflow.events import JOB_ERROR, JOB_FINISHED, JOB_INFO
 
 #: The longest line ``mlfsbench run`` prints.
 MAX_LINE = 300
 
-_RULE = re.compile(r"^(?:local)?(?:rule|checkpoint) (\S+):$")
-_JOBID = re.compile(r"^\s+jobid: (\d+)$")
-_WILDCARDS = re.compile(r"^\s+wildcards: (.*)$")
-_LOG = re.compile(r"^\s+log: (.*)$")
-_FINISHED = re.compile(r"^Finished job(?:id:)? (\d+)")
-_ERROR = re.compile(r"^Error in rule (\S+):$")
 SHARED = "all studies"
 
 
@@ -51,20 +48,6 @@ def clip(line: str, width: int = MAX_LINE) -> str:
     'abc…'
     """
     return line if len(line) <= width else line[:width - 1] + "…"
-
-
-def parse_wildcards(text: str) -> dict[str, str]:
-    """Snakemake's ``wildcards: a=1, b=x`` line as a mapping.
-
-    >>> parse_wildcards("dataset=emotions, file=whole.arff")
-    {'dataset': 'emotions', 'file': 'whole.arff'}
-    """
-    out = {}
-    for part in text.split(", "):
-        key, sep, value = part.partition("=")
-        if sep:
-            out[key.strip()] = value.strip()
-    return out
 
 
 def shared_key(rule: str, w: dict[str, str]) -> tuple[str, ...] | None:
@@ -134,51 +117,17 @@ class Failure:
     log: str
 
 
-class _Blocks:
-    """Snakemake's job blocks (``rule X:`` or ``Error in rule X:``, then
-    indented fields), parsed; a block ends at its ``resources:`` field (the
-    last Snakemake prints) or at the next unindented line."""
-
-    def __init__(self) -> None:
-        self.current: _Job | None = None
-        self.error = False
-
-    def _close(self) -> tuple[str, _Job, str] | None:
-        job, self.current = self.current, None
-        if job is None or job.jobid is None:
-            return None
-        return ("error" if self.error else "job", job, job.jobid)
-
-    def flush(self) -> tuple[str, _Job, str] | None:
-        """The event of the block still open at the end of the output."""
-        return self._close()
-
-    def feed(self, line: str) -> tuple[str, _Job, str] | None:
-        """``("job" or "error", job, jobid)`` when a block ends, else None."""
-        indented = line.startswith((" ", "\t"))
-        event = None if indented else self._close()
-        if m := (_RULE.match(line) or _ERROR.match(line)):
-            self.error = line.startswith("Error in rule")
-            self.current = _Job(m.group(1))
-            return event
-        job = self.current
-        if job is None or not indented:
-            return event
-        if m := _WILDCARDS.match(line):
-            job.wildcards = parse_wildcards(m.group(1))
-        elif m := _LOG.match(line):
-            job.log = m.group(1).split(" (check")[0].strip()
-        elif m := _JOBID.match(line):
-            job.jobid = m.group(1)
-        elif line.lstrip().startswith("resources:"):
-            # the last field of a job's block: shown now, not when the next
-            # line comes (which may be when a job finishes)
-            return self._close()
-        return event
+def _job(event: Mapping[str, Any]) -> _Job:
+    """The job a ``job_info`` or ``job_error`` event names."""
+    logs = event.get("log") or []
+    return _Job(str(event.get("rule", "")),
+                {str(k): str(v) for k, v in (event.get("wildcards") or {}).items()},
+                str(logs[0]) if logs else "", str(event.get("jobid")))
 
 
 class Progress:
-    """Follows Snakemake's output; shows progress on ``out`` (module docstring).
+    """Follows Snakemake's job events; shows progress on ``out`` (module
+    docstring).
 
     ``users`` maps a shared job's plan key to its studies; ``names`` a
     method's cache id (``knnmi-forward-6fe2a549``) to the config's id for it
@@ -205,7 +154,6 @@ class Progress:
         self.failures: list[Failure] = []
         #: the log files of the jobs that finished, in order
         self.finished_logs: list[str] = []
-        self._blocks = _Blocks()
         self._drawn = 0
         self._last = clock()  # when a line was last written
         # feed (the reader thread) and tick (the runner's timer) share state
@@ -232,23 +180,31 @@ class Progress:
         users = sorted(self.users.get(key, ())) if key else []
         return users or [SHARED]
 
-    def expect(self, dry_run_lines) -> None:
-        """Count each study's jobs from a dry run's output."""
-        blocks = _Blocks()
-        events = [blocks.feed(line.rstrip("\n")) for line in dry_run_lines]
-        counted = self._counted if self._counted is not None else set()
-        for event in [*events, blocks.flush()]:
-            if event and event[0] == "job" and event[1].rule != "all":
-                counted.add(event[1].key())
-                for study in self.studies_of(event[1]):
-                    self.total[study] = self.total.get(study, 0) + 1
-        self._counted = counted
+    def expect(self, dry_run: Iterable[Mapping[str, Any]]) -> None:
+        """Count each study's jobs from a dry run's job events."""
+        with self._lock:
+            counted = self._counted if self._counted is not None else set()
+            for event in dry_run:
+                job = _job(event)
+                if event.get("event") != JOB_INFO or job.rule == "all":
+                    continue
+                if job.key() not in counted:
+                    counted.add(job.key())
+                    for study in self.studies_of(job):
+                        self.total[study] = self.total.get(study, 0) + 1
+            self._counted = counted
 
     # ------------------------------------------------------------- events
-    def feed(self, line: str) -> None:
-        """One line of Snakemake's output."""
+    def feed(self, event: Mapping[str, Any]) -> None:
+        """One job event (:mod:`mlfsbench.workflow.events`)."""
         with self._lock:
-            self._feed(line)
+            kind = event.get("event")
+            if kind == JOB_INFO:
+                self._started(_job(event))
+            elif kind == JOB_FINISHED:
+                self._finished(str(event.get("jobid")))
+            elif kind == JOB_ERROR:
+                self._failed(_job(event))
 
     def tick(self) -> None:
         """Time passed without an event: a terminal's block is redrawn (its
@@ -276,42 +232,32 @@ class Progress:
                         f"{first.label(self.names)} for {_duration(since)}{more}"
                         f"{whole}")
 
-    def _feed(self, line: str) -> None:
-        line = line.rstrip("\n")
-        self._handle(self._blocks.feed(line))
-        if m := _FINISHED.match(line):
-            job = self.running.pop(m.group(1), None)
-            if job is not None and job.log:
-                self.finished_logs.append(job.log)
-            if job is not None and job.rule != "all":
-                for study in self.studies_of(job):
-                    self.done[study] = self.done.get(study, 0) + 1
-                    if self.total.get(study):  # known: never below done
-                        self.total[study] = max(self.total[study],
-                                                self.done[study])
-                self._event("done", job)
+    def _finished(self, jobid: str) -> None:
+        job = self.running.pop(jobid, None)
+        if job is not None and job.log:
+            self.finished_logs.append(job.log)
+        if job is not None and job.rule != "all":
+            for study in self.studies_of(job):
+                self.done[study] = self.done.get(study, 0) + 1
+                if self.total.get(study):  # known: never below done
+                    self.total[study] = max(self.total[study], self.done[study])
+            self._event("done", job)
 
-    def close(self) -> None:
-        """The end of a Snakemake command's output."""
-        self._handle(self._blocks.flush())
+    def _started(self, job: _Job) -> None:
+        job.started = self.clock()
+        self.running[str(job.jobid)] = job
+        if job.rule == "all":
+            return
+        if self._counted is not None and job.key() not in self._counted:
+            # not in the dry run's list: counted now
+            self._counted.add(job.key())
+            for study in self.studies_of(job):
+                self.total[study] = self.total.get(study, 0) + 1
+        self._event("start", job)
 
-    def _handle(self, event) -> None:
-        if event is None:
-            return
-        kind, job, jobid = event
-        if kind == "job":
-            job.started = self.clock()
-            self.running[jobid] = job
-            if job.rule != "all":
-                if self._counted is not None and job.key() not in self._counted:
-                    # not in the dry run's list: counted now
-                    self._counted.add(job.key())
-                    for study in self.studies_of(job):
-                        self.total[study] = self.total.get(study, 0) + 1
-                self._event("start", job)
-            return
-        started = self.running.pop(jobid, None) or job
-        self.failures.append(Failure(job.rule, started.wildcards,
+    def _failed(self, job: _Job) -> None:
+        started = self.running.pop(str(job.jobid), None) or job
+        self.failures.append(Failure(job.rule or started.rule, started.wildcards,
                                      job.log or started.log))
         self._event("FAILED", started)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from mlfsbench.evaluation.artificial import run_key, run_spec
 from mlfsbench.workflow.ids import (
     canonical,
     entry_params,
@@ -61,6 +62,43 @@ def claims_setting(experiment: Mapping[str, Any]) -> dict[str, Any]:
     if experiment.get("unavailable"):
         out["unavailable"] = dict(experiment["unavailable"])
     return canonical(out)
+
+
+def artificial_runs(claims: Mapping[str, Any] | None,
+                    setting: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The runs on the artificial problems a claims file's ``artificial``
+    claims ask for under an experiment's readings (run key -> spec,
+    :mod:`mlfsbench.evaluation.artificial`): each claim's quantity with the
+    parameters of the experiment's entry it names, by id or name
+    (``setting``: :func:`claims_setting`). A claim naming an entry the experiment lacks
+    asks for nothing (it is not checkable there). Two claims, or two
+    readings, that ask for the same run share its key.
+
+    >>> claims = {"claims": [
+    ...     {"rule": "artificial", "quantity": {"problem": 1, "method": "m",
+    ...                                         "entry": "e", "check": "first"}},
+    ...     {"rule": "artificial", "quantity": {"problem": 1, "method": "m",
+    ...                                         "entry": "e", "check": "top"}},
+    ...     {"rule": "better", "quantity": {}}]}
+    >>> runs = artificial_runs(claims, {"params": {"e": {"k": 3}}})
+    >>> [spec["params"] for spec in runs.values()]
+    [{'k': 3}]
+    >>> artificial_runs(claims, {"params": {}})
+    {}
+    """
+    params = setting.get("params") or {}
+    names = setting.get("methods") or {}  # a name or id -> the id
+    out: dict[str, dict[str, Any]] = {}
+    for claim in (claims or {}).get("claims") or []:
+        if claim.get("rule") != "artificial":
+            continue
+        q = claim["quantity"]
+        ident = names.get(q["entry"], q["entry"]) if "entry" in q else None
+        if ident is not None and ident not in params:
+            continue
+        spec = run_spec(q, params[ident] if ident is not None else None)
+        out[run_key(spec)] = spec
+    return out
 
 
 def experiments_labels(experiments: Mapping[str, Mapping[str, Any]]

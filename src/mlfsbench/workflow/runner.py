@@ -56,6 +56,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -532,59 +533,74 @@ def dataset_failures(workdir: Path, datasets: Sequence[str],
 
 class _Follow:
     """Runs Snakemake commands with their output to the run's log file and
-    to a :class:`~mlfsbench.workflow.progress.Progress`; stops Snakemake on
-    SIGINT and SIGTERM (:func:`_passing_on`)."""
+    their job events (:mod:`mlfsbench.workflow.events`, appended to
+    ``events``) to a :class:`~mlfsbench.workflow.progress.Progress`; stops
+    Snakemake on SIGINT and SIGTERM (:func:`_passing_on`)."""
 
-    def __init__(self, workdir: Path, log_fh, progress) -> None:
+    #: seconds between two reads of the events file
+    POLL = 0.2
+
+    def __init__(self, workdir: Path, log_fh, progress, events: Path) -> None:
         self.workdir, self.log_fh, self.progress = workdir, log_fh, progress
+        self.events = events
         self.received: list[int] = []
 
     def __call__(self, cmd: list[str], feed=None) -> int:
+        """Run ``cmd``; its job events go to the progress, or, given
+        ``feed``, to ``feed`` as one list when it ends (a dry run's)."""
+        from mlfsbench.workflow.events import EventTail, logger_args
+
+        cmd = [*cmd, *logger_args(self.events)]
         self.log_fh.write(f"$ {' '.join(cmd)}\n")
         self.log_fh.flush()
+        tail = EventTail(self.events)
+        tail.skip()  # the events of the commands before
         child = subprocess.Popen(cmd, cwd=self.workdir, stdout=subprocess.PIPE,
                                  stderr=subprocess.STDOUT, text=True,
                                  errors="replace", preexec_fn=_default_sigint)
         with _passing_on(child, self.received):
-            return self._follow(child, feed)
+            return self._follow(child, tail, feed)
 
-    def _follow(self, child: subprocess.Popen, feed) -> int:
-        lines: list[str] = []
-
+    def _follow(self, child: subprocess.Popen, tail, feed) -> int:
         def read():
             for line in child.stdout:
                 self.log_fh.write(line)
-                if feed is None:
-                    self.progress.feed(line)
-                else:
-                    lines.append(line)
 
         # Read in a thread: jobs that outlive a killed Snakemake hold its
         # output pipe open, and the runner must end them, not wait for them.
         reader = threading.Thread(target=read, daemon=True)
         reader.start()
-        # A long job prints nothing: the progress hears the time pass.
         from mlfsbench.workflow.progress import TICK
 
         stop = threading.Event()
 
-        def tick():
-            while not stop.wait(TICK):
-                self.progress.tick()
+        def watch():
+            # the job events as they come; a long job sends none: the
+            # progress hears the time pass
+            last_tick = time.monotonic()
+            while not stop.wait(self.POLL):
+                for event in tail.read():
+                    self.progress.feed(event)
+                if time.monotonic() - last_tick >= TICK:
+                    last_tick = time.monotonic()
+                    self.progress.tick()
 
-        ticker = threading.Thread(target=tick, daemon=True)
+        watcher = threading.Thread(target=watch, daemon=True)
         if feed is None:
-            ticker.start()
+            watcher.start()
         try:
             code = child.wait()
             reader.join(timeout=None if code >= 0 else 5)
-            if feed is None:
-                self.progress.close()
         finally:
             stop.set()
+            if feed is None:
+                watcher.join()
             self.log_fh.flush()
-        if feed is not None:
-            feed(lines)
+        if feed is None:
+            for event in tail.read():  # those after the last poll
+                self.progress.feed(event)
+        else:
+            feed(tail.read())
         return code
 
 
@@ -640,7 +656,9 @@ def run(args: Sequence[str], workdir: str | os.PathLike = ".", *,
        json`` and dropped from the experiments (``--config unavailable=``);
        skipped when every dataset is prepared already;
     2. runs the rest, showing progress (:mod:`~mlfsbench.workflow.progress`)
-       and keeping Snakemake's whole output in ``logs/run-<UTC time>.log``;
+       from Snakemake's job events (``logs/run-<UTC time>.events.jsonl``,
+       :mod:`~mlfsbench.workflow.events`) and keeping Snakemake's whole
+       output in ``logs/run-<UTC time>.log``;
     3. writes Snakemake's HTML ``report`` if asked;
     4. ends, after a successful run, with the lines of ``epilogue(results
        folder, the plan's experiments or None)`` (the command line's: the
@@ -750,7 +768,8 @@ def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
     summary = workdir / "results" / "summary.html"
     summary_before = _mtime(summary)
     with open(log_path, "w", encoding="utf-8") as log_fh:
-        follow = _Follow(workdir, log_fh, progress)
+        follow = _Follow(workdir, log_fh, progress,
+                         log_path.with_suffix(".events.jsonl"))
         progress.say(f"mlfsbench run: Snakemake's log is {shown_log}")
         code = 0
         prepared = plan is not None and all(

@@ -112,10 +112,15 @@ def patch() -> bool:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Patch the scheduler, then run Snakemake's command line on ``argv``."""
+    """Patch the scheduler, register the job-event logger
+    (:mod:`mlfsbench.workflow.events`), then run Snakemake's command line on
+    ``argv``."""
     from snakemake.cli import main as snakemake_main
 
+    from mlfsbench.workflow.events import register
+
     patch()
+    register()
     snakemake_main(sys.argv[1:] if argv is None else argv)
 
 

@@ -26,8 +26,8 @@ The stop rules:
 - estimators reached *by registry name* are not followed (the registry
   imports them at run time): a select, transform or classify job adds its
   own estimator's module (:func:`estimator_module`), whole, so editing one
-  selector reruns that selector's jobs only; the claims jobs add the
-  selectors their ``artificial`` claims run (:func:`claims_estimators`);
+  selector reruns that selector's jobs only; an ``artificial`` job (a
+  selector on a generated problem, for the claims) adds the selector it fits;
 - :data:`NOT_OUTPUT` modules (job logging) write no output and count for no
   job.
 
@@ -343,17 +343,6 @@ def _node_digest(node: ast.AST) -> str:
     line numbers (as :func:`source_digest`)."""
     tree = _without_docstrings(copy.deepcopy(node))
     return hashlib.sha256(ast.dump(tree).encode()).hexdigest()
-
-
-def claims_estimators(claims_path: str | os.PathLike) -> tuple[str, ...]:
-    """Modules of the selectors a claims file's ``artificial`` claims run."""
-    import yaml
-
-    with open(claims_path, encoding="utf-8") as fh:
-        data = yaml.safe_load(fh) or {}
-    names = {c["quantity"]["method"] for c in data.get("claims", [])
-             if c.get("rule") == "artificial"}
-    return tuple(sorted({estimator_module("selector", n) for n in names}))
 
 
 def estimator_module(kind: str, name: str) -> str:

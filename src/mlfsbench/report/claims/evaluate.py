@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import copy
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib.resources import files
 from typing import Any
 
@@ -378,7 +378,8 @@ def scoring_variants(data: Mapping[str, Any], experiment: str, results: Results,
     return pd.DataFrame(rows, columns=SCORING_COLUMNS)
 
 
-def results_for(root: PathLike, setting: Mapping[str, Any]) -> Results:
+def results_for(root: PathLike, setting: Mapping[str, Any],
+                artificial: Mapping[str, str] | None = None) -> Results:
     """:class:`Results` of one experiment directory with its methods' names.
 
     ``setting`` is what the workflow computes of the experiment's config
@@ -389,7 +390,8 @@ def results_for(root: PathLike, setting: Mapping[str, Any]) -> Results:
     challengers (``exclude``). The claims are the paper's: a challenge
     experiment's challengers are left out of the names and of the tables'
     rows, as the statistics leave them out, so the verdicts are those of the
-    study without them.
+    study without them. ``artificial``: the runs on the artificial problems
+    computed by the workflow (run key -> file), None to compute them here.
     """
     per_dataset = setting.get("dataset_params") or {}
 
@@ -402,14 +404,15 @@ def results_for(root: PathLike, setting: Mapping[str, Any]) -> Results:
     return Results(root, datasets=setting.get("datasets"),
                    methods=setting.get("methods") or {}, params=params,
                    classifiers=setting.get("classifiers") or {},
-                   exclude=setting.get("exclude") or [])
+                   exclude=setting.get("exclude") or [], artificial=artificial)
 
 
 def write_claims(claims_path: PathLike, experiment: str,
                  setting: Mapping[str, Any], root: PathLike,
                  out: PathLike, html_out: PathLike | None = None,
                  printed: PathLike | None = None,
-                 scoring_out: PathLike | None = None) -> pd.DataFrame:
+                 scoring_out: PathLike | None = None,
+                 artificial: Sequence[PathLike] | None = None) -> pd.DataFrame:
     """The ``claims`` rule: evaluate and write ``claims.tsv`` (and its HTML,
     and ``scoring.tsv``: the verdicts under the scoring readings' other
     options, :func:`scoring_variants`).
@@ -417,7 +420,9 @@ def write_claims(claims_path: PathLike, experiment: str,
     ``setting``: what the claims read of the experiment (:func:`results_for`;
     ``unavailable``: the datasets the run could not obtain, with why).
     ``printed``: the study's printed tables (the plan finds them beside the
-    claims file), if any.
+    claims file), if any. ``artificial``: the files of the workflow's
+    ``artificial`` jobs (each named ``<run key>.npz``), None to compute the
+    runs here.
     """
     data = load_claims(claims_path)
     # datasets this run could not obtain (the plan's exclusion), with why
@@ -426,7 +431,10 @@ def write_claims(claims_path: PathLike, experiment: str,
         data = {**data, "unavailable": {**(data.get("unavailable") or {}),
                                         **unavailable}}
     study = printed_tables.load_printed(printed) if printed else None
-    results = results_for(root, setting)
+    runs = None if artificial is None else {
+        os.path.basename(os.fspath(f)).removesuffix(".npz"): os.fspath(f)
+        for f in artificial}
+    results = results_for(root, setting, runs)
     table = evaluate_claims(data, experiment, results, study)
     write_text(out, format_table(table))
     if scoring_out is not None:

@@ -71,9 +71,12 @@ class Results:
     ``classifiers`` likewise for classifiers;
     ``params`` maps an identifier to a function ``dataset -> parameters``;
     ``exclude``: method ids whose rows the tables read here leave out (a
-    challenge experiment's challengers). ``summary``, ``metrics`` (per fold),
-    ``stats``, ``runtime`` and ``fitted`` may be given as frames instead of
-    files; with a summary and no per-fold table, comparisons fall back to
+    challenge experiment's challengers). ``artificial``: the runs on the
+    artificial problems the workflow computed (run key -> file,
+    :mod:`mlfsbench.evaluation.artificial`); None: the claims compute them.
+    ``summary``, ``metrics`` (per fold), ``stats``, ``runtime`` and
+    ``fitted`` may be given as frames instead of files; with a summary and
+    no per-fold table, comparisons fall back to
     the summary's s.d. (:func:`~mlfsbench.report.claims.noise.unpaired_gap`).
     """
 
@@ -86,8 +89,10 @@ class Results:
                  runtime: pd.DataFrame | None = None,
                  fitted: pd.DataFrame | None = None,
                  classifiers: Mapping[str, str] | None = None,
-                 exclude: Sequence[str] = ()):
+                 exclude: Sequence[str] = (),
+                 artificial: Mapping[str, str] | None = None):
         self.root = os.fspath(root)
+        self.artificial = None if artificial is None else dict(artificial)
         self.exclude = list(exclude)
         self._summary = summary
         self._metrics = metrics

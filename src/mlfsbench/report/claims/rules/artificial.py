@@ -77,9 +77,13 @@ def holds(check: str, ranking, score, q) -> bool:
 
 class Artificial(Rule):
     """The selection on a generated problem (:mod:`mlfsbench.data.artificial`,
-    run by :mod:`mlfsbench.report.artificial`) over ``repeats`` draws: the
+    run by :mod:`mlfsbench.evaluation.artificial`) over ``repeats`` draws: the
     share of draws where ``check`` holds (:data:`CHECKS`) is at least
-    ``min_fraction`` (default 1) and at most ``max_fraction`` (default 1)."""
+    ``min_fraction`` (default 1) and at most ``max_fraction`` (default 1).
+
+    In the workflow the run was computed by its own job, once for every
+    claim and reading that asks for it (``results.artificial``: run key ->
+    file); elsewhere it is computed here."""
 
     name = "artificial"
     evidence = "none"
@@ -94,18 +98,26 @@ class Artificial(Rule):
         return text + (f" and at most {most:.3g}" if most < 1 else "")
 
     def check(self, claim, results):
-        from mlfsbench.report.artificial import run_problem
+        from mlfsbench.evaluation import artificial
 
         q = claim["quantity"]
-        params = dict(q.get("params", {}))
+        entry = None
         if "entry" in q:  # the experiment's entry, under this run's readings
-            if q["entry"] not in results.params:
+            ident = results.methods.get(q["entry"], q["entry"])  # a name or id
+            if ident not in results.params:
                 raise NotCheckable(f"no selector {q['entry']!r} in this experiment")
-            params.update(results.params[q["entry"]](None))
-        rankings, scores = run_problem(q["problem"], q["method"], params,
-                                       repeats=int(q.get("repeats", 20)),
-                                       n=int(q.get("n", 1000)),
-                                       discretize=q.get("discretize"))
+            entry = results.params[ident](None)
+        spec = artificial.run_spec(q, entry)
+        computed = getattr(results, "artificial", None)
+        if computed is None:
+            rankings, scores = artificial.run(spec)
+        else:
+            key = artificial.run_key(spec)
+            if key not in computed:
+                raise KeyError(f"claim {claim.get('id')!r}: the run {spec} (key "
+                               f"{key}) was not computed by the workflow's "
+                               "artificial jobs (its plan and the claims disagree)")
+            rankings, scores = artificial.load_runs(computed[key], spec)
         held = sum(holds(q["check"], r, s, q)
                    for r, s in zip(rankings, scores, strict=True))
         need, most = fraction_bounds(claim)
