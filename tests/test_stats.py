@@ -428,3 +428,29 @@ def test_rounding_as_printed_creates_ties_and_changes_ranks():
     assert round_table([0.0625, 0.0635, 0.06349], 3).tolist() == [0.063, 0.064, 0.063]
     with pytest.raises(ValueError, match="decimals"):
         round_table([0.1], -1)
+
+
+def test_the_claims_rank_statistics_leave_out_the_pairwise_tests_only():
+    """``compare(pairs=False)`` (the claims' statistics among some methods)
+    is the whole comparison without Wilcoxon-Holm, the Bayesian signed-rank
+    tests and Cliff's delta: every other number the same, the rounded
+    ranks included."""
+    import pandas as pd
+
+    from mlfsbench.report.compare import compare
+
+    rng = np.random.default_rng(3)
+    summary = pd.DataFrame([
+        {"dataset": f"d{i}", "split": "cv", "selector": m, "classifier": "k",
+         "n_features": "5", "metric": "micro_f1", "mean": float(v)}
+        for m in "abcd" for i, v in enumerate(rng.uniform(0.2, 0.8, 7))])
+    whole = compare(summary, "micro_f1", n_features=5, control="a", round=2)
+    ranks = compare(summary, "micro_f1", n_features=5, control="a", round=2,
+                    pairs=False)
+    assert set(whole) - set(ranks) == {"wilcoxon_holm", "pairwise"}
+    assert len(whole["wilcoxon_holm"]) == 3 and len(whole["pairwise"]) == 6
+    assert ranks == {k: v for k, v in whole.items()
+                     if k not in ("wilcoxon_holm", "pairwise")}
+    # the rounded tests never kept a Wilcoxon-Holm (it is not computed)
+    assert set(whole["rounded"]) == {"decimals", "average_ranks", "friedman",
+                                     "iman_davenport", "bonferroni_dunn"}

@@ -21,9 +21,6 @@ from typing import Any
 
 import numpy as np
 
-from mlfsbench.data.artificial import PROBLEMS
-from mlfsbench.estimators import registry
-from mlfsbench.estimators.discretizers.unsupervised import make_discretizer
 from mlfsbench.io import read_checked, save_npz
 
 #: What a run is made of, and the defaults of an artificial claim's quantity.
@@ -76,6 +73,12 @@ def run_problem(problem: int, method: str, params: dict[str, Any] | None = None,
     bins). Returns each draw's ranking (feature indices, best first) and
     scores.
     """
+    # (here, not at the top: the workflow's plan imports this module for
+    # run_spec and run_key, and its rules load nothing of the estimators)
+    from mlfsbench.data.artificial import PROBLEMS
+    from mlfsbench.estimators import registry
+    from mlfsbench.estimators.discretizers.unsupervised import make_discretizer
+
     spec = {**DEFAULT_DISCRETIZE, **(discretize or {})}
 
     make = PROBLEMS[int(problem)]

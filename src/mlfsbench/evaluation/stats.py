@@ -586,7 +586,8 @@ def cliques(avg_ranks, cd: float) -> list[list[int]]:
 def compare_methods(table, *, higher_is_better: bool = False,
                     control: str | None = None, alpha: float = 0.05,
                     decimals: int | None = None,
-                    rope: float | None = None) -> dict[str, Any]:
+                    rope: float | None = None,
+                    wilcoxon: bool = True) -> dict[str, Any]:
     """Ranks, Friedman/Iman-Davenport, Nemenyi, Bonferroni-Dunn and
     Wilcoxon-Holm; with ``rope``, every pair's Bayesian signed-rank test and
     Cliff's delta too.
@@ -609,6 +610,9 @@ def compare_methods(table, *, higher_is_better: bool = False,
         Region of practical equivalence of the Bayesian signed-rank test, in
         the table's units (:mod:`~mlfsbench.evaluation.pairwise`); ``None``:
         no ``pairwise`` entry.
+    wilcoxon : bool, default=True
+        ``False``: no ``wilcoxon_holm`` entry (its exact tests are the
+        costly part, for a caller that reads the ranks only).
 
     Returns
     -------
@@ -651,8 +655,16 @@ def compare_methods(table, *, higher_is_better: bool = False,
         bd["p_values"] = {names[j]: float(bd_p[j]) for j in range(k) if j != c}
         bd["significant"] = [names[j] for j in range(k)
                              if j != c and bd_p[j] <= alpha]
-    wil = wilcoxon_holm(values, control=c)
     extra: dict[str, Any] = {}
+    if wilcoxon:
+        wil = wilcoxon_holm(values, control=c)
+        extra["wilcoxon_holm"] = [
+            {"pair": [names[i], names[j]], "statistic": float(s),
+             "p_value": float(p), "p_holm": float(ph),
+             "significant": bool(ph <= alpha)}
+            for (i, j), s, p, ph in zip(wil["pairs"], wil["statistic"],
+                                        wil["p_value"], wil["p_holm"], strict=True)
+        ]
     if rope is not None:
         extra["pairwise"] = pairwise(values, names, higher_is_better=higher_is_better,
                                      rope=rope)
@@ -677,12 +689,5 @@ def compare_methods(table, *, higher_is_better: bool = False,
             "significant_pairs": significant_pairs,
         },
         "bonferroni_dunn": bd,
-        "wilcoxon_holm": [
-            {"pair": [names[i], names[j]], "statistic": float(s),
-             "p_value": float(p), "p_holm": float(ph),
-             "significant": bool(ph <= alpha)}
-            for (i, j), s, p, ph in zip(wil["pairs"], wil["statistic"],
-                                        wil["p_value"], wil["p_holm"], strict=True)
-        ],
         **extra,
     }

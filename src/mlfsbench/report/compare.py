@@ -187,23 +187,29 @@ def against_control(table: pd.DataFrame, control: str, *, higher: bool,
 
 
 def _tests(table: pd.DataFrame, *, higher: bool, control, alpha,
-           decimals, rope: float | None = None) -> dict[str, Any]:
+           decimals, rope: float | None = None,
+           wilcoxon: bool = True) -> dict[str, Any]:
     if control is not None and control not in table.columns:
         control = None
     return compare_methods(table, higher_is_better=higher, control=control,
-                           alpha=alpha, decimals=decimals, rope=rope)
+                           alpha=alpha, decimals=decimals, rope=rope,
+                           wilcoxon=wilcoxon)
 
 
 def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean",
             control: str | None = None, alpha: float = 0.05,
-            round: int | None = None) -> dict[str, Any]:  # noqa: A002
+            round: int | None = None,  # noqa: A002
+            pairs: bool = True) -> dict[str, Any]:
     """Statistical comparison of the methods on one metric (JSON-ready).
 
     With fewer than two datasets or methods no test is defined: the result
     then holds ``skipped`` with the reason (``needs at least 2 datasets, this
     run has 1``), and the table. ``round``: also
     rank the means rounded to that many decimals (``rounded``; the module
-    docstring).
+    docstring). ``pairs=False``: the ranks and rank tests only, without the
+    pairwise tests (Wilcoxon-Holm, the Bayesian signed-rank test and Cliff's
+    delta), which cost the most (the claims' recomputed statistics, which
+    read the ranks).
     """
     if n_features == "mean-rank":
         table = mean_rank_table(summary, metric)
@@ -232,7 +238,7 @@ def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean
         out["skipped"] = short
         return out
     out.update(_tests(table, higher=higher, control=control, alpha=alpha,
-                      decimals=None, rope=rope))
+                      decimals=None, rope=rope if pairs else None, wilcoxon=pairs))
     if control is not None and control in table.columns:
         out["against_control"] = against_control(
             table, control, higher=higher,
@@ -242,10 +248,10 @@ def compare(summary: pd.DataFrame, metric: str, *, n_features: int | str = "mean
     if n_features == "mean-rank":  # the ranks of the rounded means, averaged
         assert rounded is not None  # made above whenever round is given
         printed = _tests(rounded.loc[table.index], higher=higher, control=control,
-                         alpha=alpha, decimals=None)
+                         alpha=alpha, decimals=None, wilcoxon=False)
     else:
         printed = _tests(table, higher=higher, control=control, alpha=alpha,
-                         decimals=round)
+                         decimals=round, wilcoxon=False)
     out["rounded"] = {"decimals": int(round), **{key: printed[key] for key in (
         "average_ranks", "friedman", "iman_davenport", "bonferroni_dunn")}}
     return out

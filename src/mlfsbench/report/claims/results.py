@@ -207,7 +207,8 @@ class Results:
     def stats_among(self, metric: str, methods: Sequence[str], n_features: Any,
                     alpha: float = 0.05) -> dict[str, Any]:
         """The statistics of ``metric`` recomputed with ``methods`` only (a
-        paper's figure comparing a subset of the experiment's methods)."""
+        paper's figure comparing a subset of the experiment's methods): the
+        ranks and rank tests, which the claims read (no pairwise tests)."""
         from mlfsbench.report.compare import compare
 
         ids = {self.method(m) for m in methods}
@@ -216,7 +217,7 @@ class Results:
         if BASELINE not in ids:
             keep &= s["n_features"].astype(str) != "all"
         res = compare(s[keep], self.metric_map.get(metric, metric),
-                      n_features=n_features, alpha=alpha)
+                      n_features=n_features, alpha=alpha, pairs=False)
         if "skipped" in res:
             raise NotCheckable(f"statistics of {metric} skipped: {res['skipped']}")
         return res
