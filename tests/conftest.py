@@ -129,6 +129,26 @@ def http_mirror(http_server, shared_datasets) -> str:
     return http_server(directory=shared_datasets).url
 
 
+def plan_of(config: dict, readings: bool = True, facts: dict | None = None):
+    """The plan of a config as the workflow builds it (read, schema-checked
+    with its defaults filled), from the repository's root; without the
+    experiments' readings when ``readings`` is false. The datasets' facts
+    are ``facts`` (none by default), not those of a checkout's prepared
+    datasets, so that the counts do not depend on what ran here before."""
+    from snakemake.utils import validate
+
+    from mlfsbench.workflow.config import CONFIG_SCHEMA
+    from mlfsbench.workflow.plan import make_plan, read_config
+
+    config = copy.deepcopy(config)
+    read_config(config, "test")
+    validate(config, str(CONFIG_SCHEMA))
+    if not readings:
+        for x in config["experiments"].values():
+            x.pop("readings", None)
+    return make_plan(config, facts=facts or {})
+
+
 def jobs_of(output: str) -> list[tuple[str, dict]]:
     """(rule, wildcards) of each job a dry run plans."""
     jobs = []

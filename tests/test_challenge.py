@@ -22,30 +22,21 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from snakemake.utils import validate
 
 from mlfsbench import cli
 from mlfsbench.evaluation.metrics import METRICS
 from mlfsbench.workflow.checks import check_control
-from mlfsbench.workflow.config import CONFIG_SCHEMA
 from mlfsbench.workflow.ids import method_id
-from mlfsbench.workflow.plan import make_plan, read_config
+from mlfsbench.workflow.plan import read_config
 from mlfsbench.workflow.studies import challenge_config, challenger_ids, study_names
 
-from .conftest import REPO_ROOT, jobs_of
+from .conftest import REPO_ROOT, jobs_of, plan_of
 
 
 @pytest.fixture(autouse=True)
 def _repo_root(monkeypatch):
     # configs name their datasets table and experiment files from the root
     monkeypatch.chdir(REPO_ROOT)
-
-
-def plan_of(config: dict):
-    config = copy.deepcopy(config)
-    read_config(config, "test")
-    validate(config, str(CONFIG_SCHEMA))
-    return make_plan(config)
 
 
 def study(name: str, paper: str | None = None) -> dict:

@@ -20,7 +20,7 @@ from mlfsbench.estimators import registry
 from mlfsbench.workflow.ids import cache_id, entry_on_data
 from mlfsbench.workflow.prepared import dataset_facts
 
-from .test_plan import plan_of
+from .conftest import plan_of
 from .test_predict_path import genbase_fold, yeast_fold  # noqa: F401 (fixtures)
 
 KNN = ["mlknn", "brknn-a", "brknn-b"]

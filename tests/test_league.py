@@ -10,18 +10,15 @@ the page in a browser. The end-to-end run is tests/test_league_workflow.py.
 
 from __future__ import annotations
 
-import copy
 import math
 from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
-from snakemake.utils import validate
 
 from mlfsbench import cli
 from mlfsbench.estimators import registry
-from mlfsbench.workflow.config import CONFIG_SCHEMA
 from mlfsbench.workflow.ids import cache_id, method_id
 from mlfsbench.workflow.league import (
     fit_to_protocol,
@@ -29,9 +26,9 @@ from mlfsbench.workflow.league import (
     new_jobs,
     protocol_problem,
 )
-from mlfsbench.workflow.plan import make_plan, read_config
+from mlfsbench.workflow.plan import read_config
 
-from .conftest import REPO_ROOT
+from .conftest import REPO_ROOT, plan_of
 
 TINY = REPO_ROOT / "config" / "league.tiny.yaml"
 
@@ -39,13 +36,6 @@ TINY = REPO_ROOT / "config" / "league.tiny.yaml"
 @pytest.fixture(autouse=True)
 def _repo_root(monkeypatch):
     monkeypatch.chdir(REPO_ROOT)
-
-
-def plan_of(config: dict):
-    config = copy.deepcopy(config)
-    read_config(config, "test")
-    validate(config, str(CONFIG_SCHEMA))
-    return make_plan(config)
 
 
 def tiny() -> dict:

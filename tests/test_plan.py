@@ -12,10 +12,8 @@ from types import SimpleNamespace
 
 import pytest
 import yaml
-from snakemake.utils import validate
 
 from mlfsbench.data.split import n_folds
-from mlfsbench.workflow.config import CONFIG_SCHEMA
 from mlfsbench.workflow.grids import (
     all_features_id,
     dataset_feature_counts,
@@ -36,26 +34,9 @@ from mlfsbench.workflow.plan import (
     batch_folds,
     cache_keys,
     fold_batches,
-    make_plan,
-    read_config,
 )
 
-from .conftest import REPO_ROOT
-
-
-def plan_of(config: dict, readings: bool = True, facts: dict | None = None):
-    """The plan of a config as the workflow builds it (read, schema-checked
-    with its defaults filled), from the repository's root; without the
-    experiments' readings when ``readings`` is false. The datasets' facts
-    are ``facts`` (none by default), not those of a checkout's prepared
-    datasets, so that the counts do not depend on what ran here before."""
-    config = copy.deepcopy(config)
-    read_config(config, "test")
-    validate(config, str(CONFIG_SCHEMA))
-    if not readings:
-        for x in config["experiments"].values():
-            x.pop("readings", None)
-    return make_plan(config, facts=facts or {})
+from .conftest import REPO_ROOT, plan_of
 
 
 def load(name: str) -> dict:
