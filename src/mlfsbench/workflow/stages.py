@@ -78,6 +78,7 @@ from mlfsbench.workflow.folds import (
     transform_fold,
 )
 from mlfsbench.workflow.pool import load_once, map_folds
+from mlfsbench.workflow.resume import FoldStore, job_identity, run_fold
 
 if TYPE_CHECKING:  # pandas is imported by the stages that write tables only
     import pandas as pd
@@ -156,6 +157,12 @@ def discretize_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[in
     save_npz(out, checksum=True, **arrays)
 
 
+def _fold_task(store, fold, needs, func, *args):
+    """One fold's work in a worker: its stored result, or ``func(*args)``
+    computed and stored (:func:`~mlfsbench.workflow.resume.run_fold`)."""
+    return run_fold(store, fold, func, *args, needs=needs)
+
+
 def _select_one(dataset, split_file, fold, discretized, method, params, seed):
     ds = load_once(dataset)
     train, _, X, _ = fold_features(ds, split_file, fold, discretized)
@@ -168,20 +175,29 @@ def _select_one(dataset, split_file, fold, discretized, method, params, seed):
 def select_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int],
                  out: PathLike, *, method: str, params: dict[str, Any] | None,
                  seed: int, keys: dict[str, str],
-                 discretized: PathLike | None = None, threads: int = 1) -> dict:
+                 discretized: PathLike | None = None, threads: int = 1,
+                 version: str | None = None) -> dict:
     """Selection records of every fold of a batch, as one JSON.
 
     ``keys`` holds ``dataset``, ``split`` (the protocol's id) and ``selector``
     (the method's cache id); each fold's selector gets the seed
     :func:`~mlfsbench.workflow.seeds.derive_seed` of (``seed``, those keys,
-    fold).
+    fold). With the ``version`` of the code (the rule's ``code``
+    parameter), finished folds are kept in ``<out>.folds/`` until the output
+    is written, and a restarted job takes them
+    (:mod:`mlfsbench.workflow.resume`).
     """
     verify_files([split_file, discretized])
     seeds = [method_seed(seed, keys, f, "selector") for f in folds]
-    records = map_folds(_select_one, [(dataset, split_file, f, discretized, method,
-                                  params, s) for f, s in zip(folds, seeds,
-                                                             strict=True)], threads,
-                   preload=("mlfsbench.estimators.selectors",), dataset=dataset)
+    store = None if version is None else FoldStore.open(out, job_identity(
+        "select", version, {"dataset": dataset, "split": split_file,
+                            "discretized": discretized},
+        folds=[int(f) for f in folds], method=method, params=params, seed=seed,
+        keys=keys))
+    records = map_folds(_fold_task, [
+        (store, f, (), _select_one, dataset, split_file, f, discretized, method,
+         params, s) for f, s in zip(folds, seeds, strict=True)], threads,
+        preload=("mlfsbench.estimators.selectors",), dataset=dataset)
     for fold, fold_seed, record in zip(folds, seeds, records, strict=True):
         record.update(keys, fold=int(fold), seed=fold_seed)
         log.info("%s on %s fold %d: %.3f s", method, keys["dataset"], fold,
@@ -189,6 +205,8 @@ def select_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int],
     result = {**keys, "experiment_seed": seed, "folds": [int(f) for f in folds],
               "records": records}
     write_json(out, result, checksum=True)
+    if store is not None:
+        store.close()
     return result
 
 
@@ -212,7 +230,7 @@ def classify_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int]
                    params: dict[str, Any] | None, grid: Sequence[int | str],
                    seed: int, keys: dict[str, str], codes: PathLike | None = None,
                    threads: int = 1, predictions_dir: PathLike | None = None,
-                   ) -> pd.DataFrame:
+                   version: str | None = None) -> pd.DataFrame:
     """Classify and evaluate every fold of a batch: one tidy metrics table.
 
     ``keys``: ``dataset``, ``split``, ``selector``, ``classifier`` (cache
@@ -220,6 +238,8 @@ def classify_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int]
     job; its ``grid`` is ``["all"]``). ``codes`` (a :func:`discretize_batch`
     output) makes the classifier read discretized features. Predictions are
     kept (``fold<i>.npz`` in ``predictions_dir``) only when that is given.
+    With the ``version`` of the code, finished folds are kept until the
+    output is written, as :func:`select_batch`'s.
     """
     unrecorded: list = []  # cached inputs without a checksum: one warning
     verify_files([split_file, codes], unrecorded)
@@ -233,8 +253,17 @@ def classify_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int]
     if missing:
         raise ValueError(f"{selection}: no selection for fold(s) {missing}")
     seeds = [method_seed(seed, keys, f, "classifier") for f in folds]
-    results = map_folds(_classify_one, [
-        (dataset, split_file, f, records[f], codes, classifier, params, grid, s,
+    store = None if version is None else FoldStore.open(out, job_identity(
+        "classify", version, {"dataset": dataset, "split": split_file,
+                              "selection": selection, "codes": codes},
+        folds=[int(f) for f in folds], classifier=classifier, params=params,
+        grid=list(grid), seed=seed, keys=keys,
+        predictions=predictions_dir is not None))
+    # a stored fold whose kept predictions are gone is computed again
+    results = map_folds(_fold_task, [
+        (store, f, () if predictions_dir is None else
+         (os.path.join(predictions_dir, f"fold{f}.npz"),), _classify_one,
+         dataset, split_file, f, records[f], codes, classifier, params, grid, s,
          predictions_dir) for f, s in zip(folds, seeds, strict=True)], threads,
         preload=("mlfsbench.estimators.classifiers",), dataset=dataset)
     rows = [(keys["dataset"], keys["split"], int(fold), keys["selector"],
@@ -245,6 +274,8 @@ def classify_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int]
 
     table = pd.DataFrame(rows, columns=METRIC_COLUMNS)
     write_text(out, format_table(table), checksum=True)
+    if store is not None:
+        store.close()
     return table
 
 
