@@ -6,14 +6,25 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 from typing import Any
 
 import yaml
 
 from mlfsbench.cli._common import parse_params, passthrough
-from mlfsbench.estimators import registry
+from mlfsbench.cli._configs import (
+    add_challenger_options,
+    add_run_options,
+    challenger,
+    check_id,
+    check_output,
+    files_read,
+    header,
+    snakemake_run_args,
+)
+
+#: The first line of a config this command writes.
+HEADER = header("challenge")
 
 EPILOG = """\
 Each study runs with the method added, under its own protocol, discretization,
@@ -38,12 +49,10 @@ def add_parser(sub) -> None:
         description="Run the studies with a selector (or classifier) of yours "
         "added beside the\npaper's methods.", epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
-    p.add_argument("--selector", metavar="NAME",
-                   help="the challenger: a registered selector (built in or a "
-                        "plugin's), as 'mlfsbench methods' lists them")
-    p.add_argument("--param", action="append", metavar="KEY=VALUE",
-                   help="a parameter of the selector (repeat for several; the "
-                        "value is read as YAML)")
+    add_challenger_options(
+        p, selector="the challenger",
+        ident="the method's name in the tables and the experiments' names "
+              "(<study>+<ID>)")
     p.add_argument("--discretize", metavar="STRATEGY",
                    choices=["equal-width", "equal-frequency"],
                    help="equal-width or equal-frequency: the codes of a selector "
@@ -53,10 +62,6 @@ def add_parser(sub) -> None:
                         "discretization")
     p.add_argument("--bins", type=int, metavar="N",
                    help="bins of --discretize (2 to 255; default: 5)")
-    p.add_argument("--id", metavar="ID",
-                   help="the method's name in the tables and the experiments' "
-                        "names (<study>+<ID>; default: the registry name, with a "
-                        "hash of the parameters when some are given)")
     p.add_argument("--classifier", action="append", metavar="NAME",
                    help="a challenger classifier, trained on every selector's "
                         "features (repeat for several)")
@@ -68,46 +73,13 @@ def add_parser(sub) -> None:
     p.add_argument("--datasets", action="append", metavar="A,B",
                    help="only these of each study's datasets (a study with none "
                         "of them is left out)")
-    p.add_argument("-n", "--dry-run", action="store_true",
-                   help="write the config and show the jobs that would run")
-    p.add_argument("--cores", metavar="N",
-                   help="cores Snakemake may use: a number or 'all'")
     p.add_argument("--configfile", default="config/config.yaml", metavar="FILE",
                    help="the config whose studies are challenged (default: "
                         "%(default)s, the five papers; config/tiny.yaml: the "
                         "test study)")
-    p.add_argument("--output", metavar="FILE",
-                   help="where to write the generated config (default: "
-                        "config/challenges/<id>.yaml); never a file the "
-                        "command reads, nor one it did not write")
-    p.add_argument("--allow-outside", action="store_true",
-                   help="let --output name a file outside the workflow "
-                        "directory")
-    p.add_argument("--workdir", default=".", metavar="DIR",
-                   help="the workflow directory (default: the current one)")
+    add_run_options(p, dry_run="write the config and show the jobs that would run",
+                    output="config/challenges/<id>.yaml")
     p.set_defaults(func=run, snakemake_args_of=passthrough)
-
-
-def challenger(kind: str, name: str, params: dict[str, Any],
-               ident: str | None = None) -> dict[str, Any]:
-    """A challenger's config entry; an unknown name or a bad parameter is an
-    error naming it (with the registered names it resembles)."""
-    from mlfsbench.workflow.checks import check_params
-
-    cls = registry.get(kind, name)  # KeyError: "did you mean ...?"
-    unknown = sorted(set(params) - set(registry.parameters(cls)))
-    if unknown:
-        raise ValueError(f"{kind} {name!r} has no parameter(s) {', '.join(unknown)}; "
-                         f"allowed: {', '.join(sorted(registry.parameters(cls)))}")
-    problem = check_params(kind, name, params)
-    if problem:
-        raise ValueError(f"{kind} {name!r}: {problem}")
-    entry: dict[str, Any] = {"name": name}
-    if ident:
-        entry["id"] = ident
-    if params:
-        entry["params"] = params
-    return entry
 
 
 def discretization(strategy: str | None, bins: int | None) -> dict[str, Any] | None:
@@ -126,107 +98,6 @@ def discretization(strategy: str | None, bins: int | None) -> dict[str, Any] | N
     if bins is not None and not 2 <= bins <= 255:
         raise ValueError(f"--bins {bins}: a discretization has 2 to 255 bins")
     return {"strategy": strategy or "equal-width", "bins": 5 if bins is None else bins}
-
-
-#: A challenger's id: it names the experiments (``<study>+<id>``), their
-#: results folders and the default config file.
-PLAIN_ID = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*$")
-def header(command: str = "challenge") -> str:
-    """The start of the first line of a config ``mlfsbench <command>``
-    writes (how it knows its own files)."""
-    return f"# Written by `mlfsbench {command}`"
-
-
-#: The first line of a config this command writes.
-HEADER = header("challenge")
-
-
-def check_id(ident: str, what: str = "--id") -> str:
-    """``ident`` if it is a plain name: letters, digits, ``-``, ``_`` and
-    ``.`` (not first), no path separator, no ``..``; else a ValueError
-    naming it.
-
-    >>> check_id("variance-rank_2.1")
-    'variance-rank_2.1'
-    >>> check_id("../rc")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: --id '../rc': not a plain name (letters, digits, ...)
-    """
-    if not PLAIN_ID.match(ident) or ".." in ident:
-        raise ValueError(f"{what} {ident!r}: not a plain name (letters, digits, "
-                         "'-', '_' and '.' not first; no path separator or '..')")
-    return ident
-
-
-def files_read(configfile: str, config: dict[str, Any]) -> list[str]:
-    """The files the challenge of ``configfile`` reads (relative to the
-    current directory, the workflow's): the config, its experiment and study
-    files and every existing file they or ``config`` (the generated config)
-    name (the datasets table, claims, printed tables, ...), and the study
-    files an ``extends`` looks in."""
-    from mlfsbench.yamlfile import load_yaml_file
-
-    found: list[str] = []
-
-    def strings(value):
-        if isinstance(value, str):
-            yield value
-        elif isinstance(value, dict):
-            for v in value.values():
-                yield from strings(v)
-        elif isinstance(value, list):
-            for v in value:
-                yield from strings(v)
-
-    def visit(value) -> None:
-        for text in strings(value):
-            if text in found or "\n" in text or not os.path.isfile(text):
-                continue
-            found.append(text)
-            if text.endswith((".yaml", ".yml")):
-                try:
-                    visit(load_yaml_file(text))
-                except Exception:  # noqa: BLE001 (named, not read)
-                    pass
-
-    visit([configfile, config])
-    for name in config.get("experiments") or {}:
-        study = name.split("+", 1)[0]
-        visit([f"config/papers/{study}.yaml", f"config/{study}.yaml"])
-    return found
-
-
-def check_output(out: str, workdir: str, reads: list[str],
-                 allow_outside: bool = False, command: str = "challenge") -> str:
-    """The absolute path of ``out`` (relative to ``workdir``) if the
-    generated config may be written there: not a file the command reads
-    (``reads``, relative to ``workdir``), not outside ``workdir`` unless
-    ``allow_outside``, not a directory, and not an existing file that
-    ``mlfsbench <command>`` did not write (:func:`header`); else a
-    ValueError naming it."""
-    target = os.path.realpath(os.path.join(workdir, out))
-    for name in reads:
-        if os.path.realpath(os.path.join(workdir, name)) == target:
-            raise ValueError(f"--output {out}: that is {name}, which the "
-                             f"{command} reads; name another file")
-    root = os.path.realpath(workdir)
-    if not allow_outside and os.path.commonpath([root, target]) != root:
-        raise ValueError(f"--output {out}: outside the workflow directory "
-                         f"({root}); give --allow-outside to write there")
-    if os.path.isdir(target):
-        raise ValueError(f"--output {out}: a directory; name a file")
-    if os.path.exists(target):
-        try:
-            with open(target, encoding="utf-8", errors="replace") as fh:
-                ours = fh.readline().startswith(header(command))
-        except OSError:
-            ours = False
-        if not ours:
-            raise ValueError(f"--output {out}: an existing file that "
-                             f"'mlfsbench {command}' did not write; name another "
-                             "file (or remove it)")
-    return target
 
 
 def run(args) -> int:
@@ -293,9 +164,4 @@ def run(args) -> int:
     print(f"mlfsbench: wrote {out}: {', '.join(config['experiments'])}",
           file=sys.stderr)
     logging.basicConfig(level=logging.INFO, format="mlfsbench: %(message)s")
-    snakemake_args = ["--configfile", out]
-    if args.cores is not None:
-        snakemake_args += ["--cores", args.cores]
-    if args.dry_run:
-        snakemake_args.append("--dry-run")
-    return runner.run(snakemake_args + list(args.snakemake_args), workdir=workdir)
+    return runner.run(snakemake_run_args(out, args), workdir=workdir)

@@ -10,12 +10,15 @@ import sys
 import yaml
 
 from mlfsbench.cli._common import parse_params, passthrough, plain_table
-from mlfsbench.cli.challenge import (
+from mlfsbench.cli._configs import (
+    add_challenger_options,
+    add_run_options,
     challenger,
     check_id,
     check_output,
     files_read,
     header,
+    snakemake_run_args,
 )
 
 EPILOG = """\
@@ -46,17 +49,10 @@ def add_parser(sub) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
     p.add_argument("--configfile", default="config/league.yaml", metavar="FILE",
                    help="the league config (default: %(default)s)")
-    p.add_argument("--selector", metavar="NAME",
-                   help="a challenger joining the league: a registered selector "
-                        "(built in or a plugin's), as 'mlfsbench methods' lists "
-                        "them")
-    p.add_argument("--param", action="append", metavar="KEY=VALUE",
-                   help="a parameter of the selector (repeat for several; the "
-                        "value is read as YAML)")
-    p.add_argument("--id", metavar="ID",
-                   help="the challenger's name in the tables (default: the "
-                        "registry name, with a hash of the parameters when some "
-                        "are given); the league is then league+<ID>")
+    add_challenger_options(
+        p, selector="a challenger joining the league",
+        ident="the challenger's name in the tables; the league is then "
+              "league+<ID>")
     p.add_argument("--protocols", metavar="A,B",
                    help="only these of the league's protocols")
     p.add_argument("--datasets", action="append", metavar="A,B",
@@ -69,19 +65,10 @@ def add_parser(sub) -> None:
     p.add_argument("--base", default="config/config.yaml", metavar="FILE",
                    help="with --jobs: the config the league is counted against "
                         "(default: %(default)s, the reproduction)")
-    p.add_argument("-n", "--dry-run", action="store_true",
-                   help="write the config (if any) and show the jobs that would run")
-    p.add_argument("--cores", metavar="N",
-                   help="cores Snakemake may use: a number or 'all'")
-    p.add_argument("--output", metavar="FILE",
-                   help="where to write the generated config when a selector, "
-                        "protocols or datasets are given (default: "
-                        "config/challenges/<league name>.yaml); never a file "
-                        "the command reads, nor one it did not write")
-    p.add_argument("--allow-outside", action="store_true",
-                   help="let --output name a file outside the workflow directory")
-    p.add_argument("--workdir", default=".", metavar="DIR",
-                   help="the workflow directory (default: the current one)")
+    add_run_options(p, dry_run="write the config (if any) and show the jobs that "
+                               "would run",
+                    output="config/challenges/<league name>.yaml, when a "
+                           "selector, protocols or datasets are given")
     p.set_defaults(func=run, snakemake_args_of=passthrough)
 
 
@@ -156,13 +143,8 @@ def run(args) -> int:
                           rows, left=2))
         return 0
     logging.basicConfig(level=logging.INFO, format="mlfsbench: %(message)s")
-    snakemake_args = ["--configfile", configfile]
-    if args.cores is not None:
-        snakemake_args += ["--cores", args.cores]
-    if args.dry_run:
-        snakemake_args.append("--dry-run")
     name = league_name(os.path.join(workdir, configfile))
-    return runner.run(snakemake_args + list(args.snakemake_args), workdir=workdir,
+    return runner.run(snakemake_run_args(configfile, args), workdir=workdir,
                       epilogue=league_page_line(name))
 
 
