@@ -10,7 +10,8 @@ labels that are not constant in training, one BLAS thread (as the
 workflow's jobs run), for
 
 - ``before``: the module at commit ec72987 (glmfit's QR solve per label
-  and iteration), read from git at run time (``git show``), and
+  and iteration), or at the commit ``--baseline`` names, read from git at
+  run time (``git show``), and
 - ``after``: the current module (the batched normal equations where the
   scaled Gram matrix is well conditioned, QR otherwise).
 
@@ -31,6 +32,7 @@ Usage::
 
     .venv/bin/python bench/bench_br_lr_glmfit.py [--shared PATH]
         [--datasets yeast enron ...] [--labels N] [--solves S] [--skip-before]
+        [--baseline COMMIT]
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ from mlfsbench.workflow.folds import discretize_fold, fold_data
 BASELINE = "ec72987"
 # the solver at BASELINE, before it moved to classifiers/_glmfit.py
 MODULE = "src/mlfsbench/estimators/classifiers/br_lr.py"
+# its module at any later commit (--baseline)
+LATER_MODULE = "src/mlfsbench/estimators/classifiers/_glmfit.py"
 LEE = ["bibtex", "corel5k", "delicious", "enron", "genbase", "languagelog",
        "slashdot", "yeast"]
 MLDR = {"languagelog": "langlog.rda", "slashdot": "slashdot.rda"}
@@ -103,8 +107,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="cap solves per label (all-features fit) and "
                              "extrapolate to 101")
     parser.add_argument("--skip-before", action="store_true")
+    parser.add_argument("--baseline", default=BASELINE, metavar="COMMIT",
+                        help="the code before (default: %(default)s, the QR "
+                             "solves; a later commit: its _glmfit module)")
     args = parser.parse_args(argv)
-    old = None if args.skip_before else module_at(BASELINE, MODULE)
+    module = MODULE if args.baseline == BASELINE else LATER_MODULE
+    old = None if args.skip_before else module_at(args.baseline, module)
     for name in args.datasets:
         X, X_test, Y = lee_fold(args.shared, name)
         positives = Y.sum(axis=0)
