@@ -375,14 +375,15 @@ def _steady_steps(Dk, B, B_prev, change, active, going, n_iter, it, max_iter,
     """
     done = np.zeros(active.size, dtype=bool)
     left = max_iter + 1 - it  # solves glmfit would still make at most
-    for j in np.flatnonzero(going):
+    cols = np.flatnonzero(going)
+    if not cols.size or left < 1:
+        return done
+    eta, move = Dk @ B_prev[:, cols], Dk @ change[:, cols]  # every label at once
+    moving = np.abs(move) > 1e-9 * np.maximum(1.0, np.abs(eta))
+    outward = (np.abs(eta) >= LOGIT_BOUND) & (np.sign(eta) == np.sign(move))
+    steady = moving.any(axis=0) & (outward | ~moving).all(axis=0)
+    for j in cols[steady]:
         delta = change[:, j]
-        eta, move = Dk @ B_prev[:, j], Dk @ delta
-        moving = np.abs(move) > 1e-9 * np.maximum(1.0, np.abs(eta))
-        if not moving.any() or not np.all(
-                (np.abs(eta[moving]) >= LOGIT_BOUND)
-                & (np.sign(eta[moving]) == np.sign(move[moving]))):
-            continue
         # iteration it + t: b + t delta, tested against b + (t - 1) delta
         label = active[j]
         b = B[:, label]
