@@ -131,9 +131,19 @@ def experiment_labels(kind):
     return lambda wildcards: _outputs(wildcards.experiment, kind)[1]
 
 
-def _stats(e, kind="json", outputs=None):
-    out = getattr(outputs or rules.stats.output, kind)
+def _stats(e):
+    """The folder of an experiment's statistics (every compared metric's
+    <metric>.json and <metric>_cd.png: one job)."""
+    return rules.stats.output.folder.format(experiment=e)
+
+
+def _paper_tables(e):
+    out = rules.paper_table.output.html
     return [out.format(experiment=e, metric=m) for m in stats_metrics(e)]
+
+
+def experiment_metrics(wildcards):
+    return stats_metrics(wildcards.experiment)
 
 
 def experiment_stats_files(wildcards):
@@ -163,9 +173,9 @@ def summary_inputs():
     times."""
     out = claims_targets()
     for e, x in MAIN_EXPERIMENTS.items():
-        out += [rules.headline.output.png.format(experiment=e), *_stats(e, "cd")]
-        out += _stats(e)  # whether a diagram was drawn, or why not
-        out += _stats(e, "html", rules.paper_table.output)  # the papers' tables
+        # the CD diagrams, and whether one was drawn or why not
+        out += [rules.headline.output.png.format(experiment=e), _stats(e)]
+        out += _paper_tables(e)  # the papers' tables
         out += [
             rules.plot.output.png.format(experiment=e, dataset=d) for d in x["datasets"]
         ]
@@ -187,7 +197,7 @@ def all_targets():
         tables += [rules.aggregate.output.metrics, rules.aggregate.output.summary]
         tables += [rules.ranks.output.table, rules.runtime.output.table]
         out += [t.format(experiment=e) for t in tables + [rules.stability.output.png]]
-        out += _stats(e, "cd") + _stats(e, "html", rules.paper_table.output)
+        out += [_stats(e), *_paper_tables(e)]
         if x.get("transformations"):
             out.append(rules.transformations_table.output.table.format(experiment=e))
         plots = (rules.plot.output.png, rules.plot.output.pdf)

@@ -1,15 +1,16 @@
 # Statistical comparison of each experiment's methods, runtimes and stability.
+# One job per experiment for all its compared metrics (one process start, not
+# one per metric): <metric>.json and <metric>_cd.png in the folder.
 rule stats:
     input:
         summary=rules.aggregate.output.summary,
     output:
-        json="results/{experiment}/stats/{metric}.json",
-        # shown on the summary page (embedded there once, not a report item)
-        cd="results/{experiment}/stats/{metric}_cd.png",
+        # the CD diagrams are shown on the summary page (not report items)
+        folder=directory("results/{experiment}/stats"),
     log:
-        "logs/{experiment}/stats/{metric}.log",
+        "logs/{experiment}/stats.log",
     benchmark:
-        "benchmarks/{experiment}/stats/{metric}.tsv"
+        "benchmarks/{experiment}/stats.tsv"
     conda:
         "../envs/mlfsbench.yaml"
     threads: 1
@@ -17,6 +18,7 @@ rule stats:
         mem_mb=1000,
         runtime=10,
     params:
+        metrics=experiment_metrics,
         options=stats_options,
         labels=labels,
         code=code("stats.py"),
@@ -26,7 +28,7 @@ rule stats:
 
 rule ranks:
     input:
-        stats=experiment_stats_files,
+        stats=rules.stats.output.folder,
     output:
         table="results/{experiment}/tables/ranks.tsv",
         html=report(
@@ -53,6 +55,7 @@ rule ranks:
         mem_mb=500,
         runtime=10,
     params:
+        metrics=experiment_metrics,
         labels=labels,
         code=code("ranks.py"),
     script:

@@ -5,7 +5,7 @@
 rule paper_table:
     input:
         summary=rules.aggregate.output.summary,
-        stats=rules.stats.output.json,
+        stats=rules.stats.output.folder,
         printed=printed_file,
     output:
         tsv="results/{experiment}/tables/paper/{metric}.tsv",

@@ -1,5 +1,7 @@
 """Snakemake adapter: one metric's paper-style table (TSV, Markdown, LaTeX, HTML)."""
 
+import os
+
 from mlfsbench.report.paper_tables import write_paper_table
 from mlfsbench.workflow.logutil import log_to
 
@@ -19,7 +21,9 @@ if __name__ == "__main__":
     printed = [printed] if isinstance(printed, str) else list(printed)
     with log_to(smk.log[0]):
         out = smk.output
-        main(smk.input.summary, smk.input.stats, smk.wildcards.metric,
+        main(smk.input.summary,
+             os.path.join(smk.input.stats, f"{smk.wildcards.metric}.json"),
+             smk.wildcards.metric,
              smk.wildcards.experiment,
              {"tsv": out.tsv, "md": out.md, "tex": out.tex, "html": out.html},
              dict(smk.params.options), dict(smk.params.labels),

@@ -1,5 +1,7 @@
 """Snakemake adapter: average ranks and test statistics of every metric."""
 
+import os
+
 from mlfsbench.report.compare import pairwise_table, ranks_table
 from mlfsbench.workflow.logutil import log_to
 
@@ -12,5 +14,6 @@ def main(paths, out, html_out, pairwise_out, pairwise_html, labels=None):
 if __name__ == "__main__":
     smk = snakemake  # noqa: F821 (injected by Snakemake)
     with log_to(smk.log[0]):
-        main(list(smk.input.stats), smk.output.table, smk.output.html,
+        main([os.path.join(smk.input.stats, f"{m}.json") for m in smk.params.metrics],
+             smk.output.table, smk.output.html,
              smk.output.pairwise, smk.output.pairwise_html, dict(smk.params.labels))

@@ -1,15 +1,21 @@
-"""Snakemake adapter: one metric's statistical comparison and CD diagram."""
+"""Snakemake adapter: every compared metric's statistical comparison and CD
+diagram, in one job per experiment."""
+
+import os
 
 from mlfsbench.report.compare import write_comparison
 from mlfsbench.workflow.logutil import log_to
 
 
-def main(summary, metric, json_out, png_out, options, labels=None):
-    write_comparison(summary, metric, json_out, png_out, labels=labels, **options)
+def main(summary, metrics, folder, options, labels=None):
+    for metric in metrics:
+        write_comparison(summary, metric, os.path.join(folder, f"{metric}.json"),
+                         os.path.join(folder, f"{metric}_cd.png"), labels=labels,
+                         **options)
 
 
 if __name__ == "__main__":
     smk = snakemake  # noqa: F821 (injected by Snakemake)
     with log_to(smk.log[0]):
-        main(smk.input.summary, smk.wildcards.metric, smk.output.json,
-             smk.output.cd, dict(smk.params.options), dict(smk.params.labels))
+        main(smk.input.summary, list(smk.params.metrics), smk.output.folder,
+             dict(smk.params.options), dict(smk.params.labels))

@@ -669,7 +669,7 @@ def test_a_challenge_from_a_copied_cache_runs_only_the_challengers_jobs(
                            "datasets_report", "provenance", "all", "challenge",
                            "challenge_cd", "challenge_pairwise", "challenges",
                            "leaderboard"}
-    assert others["stats"] == 2 and others["claims"] == 1
+    assert others["stats"] == 1 and others["claims"] == 1
     assert all(w.get("experiment", "tiny+variance-rank") == "tiny+variance-rank"
                for _, w in jobs)
 

@@ -197,7 +197,7 @@ def test_adding_a_classifier_schedules_only_its_jobs(completed, mirror):
     # summary are the report's first page)
     # (its grid's sizes, and "all" features)
     assert rules_of(jobs) == Counter(
-        classify=2, aggregate=1, plot=1, stats=2, ranks=1, leaderboard=1, provenance=1,
+        classify=2, aggregate=1, plot=1, stats=1, ranks=1, leaderboard=1, provenance=1,
         stability=1, headline=1, paper_table=2, summary=1, all=1)
     assert [w["classifier"] for r, w in jobs if r == "classify"] == [
         cache_id(classifiers[-1], "emotions", "classifier")] * 2
@@ -236,7 +236,7 @@ def test_changing_a_parameter_reruns_that_method_only(completed, mirror):
     jobs = planned(completed, mirror, cfg)
     assert rules_of(jobs) == Counter(
         discretize=1, select=1, classify=1, aggregate=1, plot=1,
-        stats=2, ranks=1, leaderboard=1, runtime=1, stability=1, provenance=1,
+        stats=1, ranks=1, leaderboard=1, runtime=1, stability=1, provenance=1,
         headline=1, paper_table=2, summary=1, all=1)
     assert {w["selector"] for r, w in jobs if r == "select"} == {
         cache_id(selectors[1], "emotions", "selector")}
@@ -325,10 +325,11 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, completed, mirror):
     # reading and the split probes of Lee 2016 (genbase, yeast) and Spolaor
     # 2013: +80 select, +96 classify, 4 variants with their claims: 1 706.
     # Doquire's artificial-problem runs as jobs of their own (10, each once
-    # for the 9 Doquire experiments' claims): 1 717.
+    # for the 9 Doquire experiments' claims): 1 717. One stats job per
+    # experiment instead of one per compared metric (35, was 150): 1 602.
     ("config.yaml", {"download": 38, "prepare": 18, "select": 400,
                      "classify": 762, "claims": 35, "readings": 10,
-                     "artificial": 10}, 1720),
+                     "artificial": 10, "stats": 35}, 1605),
     # quick: one paper table per compared metric (17) since issue 27; the
     # leaderboard since issue 39 (one job in every run: 64, the full 1 707)
     ("quick.yaml", {"download": 6, "prepare": 2, "select": 2, "classify": 4}, 64),
@@ -449,14 +450,14 @@ def test_documentation_edits_rerun_nothing(completed, mirror):
     # tiny runs mim-br and ML-kNN: a JMI edit concerns none of its jobs
     ("estimators/selectors/jmi.py", Counter()),
     ("estimators/selectors/mim.py", Counter(
-        select=1, classify=1, aggregate=1, plot=1, stats=2, ranks=1, leaderboard=1,
+        select=1, classify=1, aggregate=1, plot=1, stats=1, ranks=1, leaderboard=1,
         runtime=1, stability=1, headline=1, summary=1, all=1, paper_table=2)),
     ("evaluation/metrics.py", Counter(
-        classify=2, aggregate=1, plot=1, stats=2, ranks=1, leaderboard=1, headline=1,
+        classify=2, aggregate=1, plot=1, stats=1, ranks=1, leaderboard=1, headline=1,
         summary=1, all=1, paper_table=2)),
     # the CD diagram is drawn by the stats jobs; ranks, the paper tables and
     # the summary page read their files
-    ("report/cd_diagram.py", Counter(stats=2, ranks=1, leaderboard=1, summary=1, all=1,
+    ("report/cd_diagram.py", Counter(stats=1, ranks=1, leaderboard=1, summary=1, all=1,
                                      paper_table=2)),
     # tiny has no claims file: of its jobs only the summary page, which links
     # claims to their evidence through the claims module, reaches it
@@ -501,7 +502,7 @@ def test_claim_rule_edits_rerun_that_studys_claims_only(tmp_path, completed,
         claims=1, summary=1, all=1)
     env = _edited_package(workdir, "report/cd_diagram.py")
     assert rules_of(planned(workdir, mirror, configfile, env=env)) == Counter(
-        stats=2, ranks=1, leaderboard=1, claims=1, summary=1, all=1, paper_table=2)
+        stats=1, ranks=1, leaderboard=1, claims=1, summary=1, all=1, paper_table=2)
 
 
 @pytest.mark.parametrize("correct", [True, False])
@@ -757,7 +758,7 @@ def test_readings_dry_run_schedules_each_variants_claims_and_the_combine(
     assert {r: counts[r] for r in ("select", "classify", "claims", "readings",
                                    "aggregate", "stats", "plot")} == {
         "select": 1, "classify": 5, "claims": 3, "readings": 1, "aggregate": 3,
-        "stats": 6, "plot": 1}
+        "stats": 3, "plot": 1}
     assert sorted(w["experiment"] for r, w in jobs if r == "claims") == [
         "tiny", "tiny~grid-wide", "tiny~mlknn-scale-scaled"]
     assert [w for r, w in jobs if r == "readings"] == [{"experiment": "tiny"}]

@@ -26,8 +26,8 @@ config) stays under ``-``. :func:`with_total` appends the run's totals.
 
 >>> job_of("shared/select/emotions/kfold-k2-seed0/folds0-1/seed0/mim-br.tsv")
 ('select', '-')
->>> job_of("tiny/stats/hamming_loss.tsv"), job_of("tiny/aggregate.tsv")
-(('stats', 'tiny'), ('aggregate', 'tiny'))
+>>> job_of("tiny/stats.tsv"), job_of("tiny/paper_table/hamming_loss.tsv")
+(('stats', 'tiny'), ('paper_table', 'tiny'))
 """
 
 from __future__ import annotations
