@@ -170,3 +170,12 @@ def test_the_identity_names_every_input_by_its_checksum(files, tmp_path):
     a = FoldStore.open(tmp_path / "x.tsv", identity)
     b = FoldStore.open(tmp_path / "x.tsv", {**identity, "seed": 1})
     assert a.key != b.key
+
+
+def test_a_job_failing_before_any_fold_is_done_leaves_no_store(files, tmp_path,
+                                                               monkeypatch):
+    out = tmp_path / "m.tsv"
+    _counting(monkeypatch, "_classify_one", fail_on=0)
+    with pytest.raises(Stop):
+        _classify(files, out)
+    assert not (tmp_path / "m.tsv.folds").exists()

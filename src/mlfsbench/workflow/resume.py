@@ -76,27 +76,25 @@ class FoldStore:
 
     directory: str
     key: str
+    identity: str
 
     @classmethod
     def open(cls, out: str | os.PathLike, identity: Mapping[str, Any]) -> FoldStore:
-        """The store of the job writing ``out``: ``<out>.folds/``, emptied
-        when it holds another identity's folds."""
+        """The store of the job writing ``out``: ``<out>.folds/``, removed
+        when it holds another identity's folds (made when a first fold is
+        stored: a job that fails before leaves nothing)."""
         directory = Path(f"{out}.folds")
         text = dumps_json(dict(identity))
         key = hashlib.sha256(text.encode()).hexdigest()
-        key_file = directory / _KEY_FILE
         try:
-            stored = key_file.read_text(encoding="utf-8")
+            stored = (directory / _KEY_FILE).read_text(encoding="utf-8")
         except OSError:
             stored = None
-        if stored != text:
-            if directory.exists():
-                log.info("%s: folds of an earlier job with other code, inputs or "
-                         "parameters; cleared", directory)
-                shutil.rmtree(directory)
-            directory.mkdir(parents=True)
-            write_text(key_file, text)
-        return cls(str(directory), key)
+        if stored != text and directory.exists():
+            log.info("%s: folds of an earlier job with other code, inputs or "
+                     "parameters; cleared", directory)
+            shutil.rmtree(directory)
+        return cls(str(directory), key, text)
 
     def _path(self, fold: int) -> Path:
         return Path(self.directory) / f"fold{int(fold)}.pickle"
@@ -122,6 +120,9 @@ class FoldStore:
     def save(self, fold: int, result: Any) -> None:
         """Store a fold's result (atomically, with its sha256)."""
         data = pickle.dumps((self.key, result), protocol=pickle.HIGHEST_PROTOCOL)
+        key_file = Path(self.directory) / _KEY_FILE
+        if not key_file.exists():  # the first fold stored (workers: same text)
+            write_text(key_file, self.identity)
         write_bytes(self._path(fold), data, checksum=True)
 
     def close(self) -> None:
