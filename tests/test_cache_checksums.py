@@ -29,6 +29,7 @@ from mlfsbench.data import Dataset
 from mlfsbench.io import (
     CacheIntegrityError,
     checksum_path,
+    file_sha256,
     read_checked,
     save_npz,
     write_json,
@@ -69,6 +70,23 @@ def test_writers_record_the_sha256_beside_the_file(tmp_path):
     assert not checksum_path(tmp_path / "b.npz").exists()
     with np.load(tmp_path / "a.npz") as z:
         assert z["x"].tolist() == [0, 1, 2, 3, 4]
+
+
+def test_file_sha256_reads_the_bytes_or_takes_the_recorded_checksum(tmp_path):
+    write_text(tmp_path / "t.tsv", "a\tb\n1\t2\n", checksum=True)
+    path = tmp_path / "t.tsv"
+    assert file_sha256(path) == hashlib.sha256(b"a\tb\n1\t2\n").hexdigest()
+    # a large file is read in blocks: the same digest as hashing it whole
+    big = tmp_path / "big.bin"
+    big.write_bytes(bytes(range(256)) * 9000)
+    assert file_sha256(big) == hashlib.sha256(big.read_bytes()).hexdigest()
+    # recorded=True takes the record beside the file (a job's own checksum),
+    # so an edit after the record is not seen; by default the bytes decide
+    path.write_text("edited\n")
+    assert file_sha256(path) == hashlib.sha256(b"edited\n").hexdigest()
+    assert file_sha256(path, recorded=True) == hashlib.sha256(
+        b"a\tb\n1\t2\n").hexdigest()
+    assert file_sha256(big, recorded=True) == file_sha256(big)  # no record
 
 
 @pytest.fixture

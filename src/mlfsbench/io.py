@@ -243,6 +243,21 @@ class CacheIntegrityError(ValueError):
     (or its checksum file is unreadable)."""
 
 
+def file_sha256(path: str | os.PathLike, *, recorded: bool = False) -> str:
+    """The sha256 of a file's bytes; with ``recorded``, the checksum written
+    beside it (:func:`recorded_checksum`, the job's own record of a cached
+    file) when there is one, which spares reading a large output again."""
+    if recorded:
+        digest = recorded_checksum(path)
+        if digest is not None:
+            return digest
+    sha = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            sha.update(block)
+    return sha.hexdigest()
+
+
 def checksum_path(path: str | os.PathLike) -> Path:
     """The checksum file of a result: ``<path>.sha256``."""
     path = Path(path)

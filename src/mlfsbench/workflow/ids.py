@@ -30,6 +30,7 @@ import numbers
 from typing import Any
 
 from mlfsbench.estimators import registry
+from mlfsbench.io import file_sha256
 
 
 def canonical_json(obj: Any) -> str:
@@ -375,8 +376,7 @@ def content_digest(paths: list[str]) -> dict[str, str]:
     out = {}
     for path in paths:
         try:
-            with open(path, "rb") as fh:
-                out[str(path)] = hashlib.sha256(fh.read()).hexdigest()
+            out[str(path)] = file_sha256(path)
         except OSError:  # Snakemake names the missing input
             out[str(path)] = "missing"
     return out

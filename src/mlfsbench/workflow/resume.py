@@ -27,7 +27,8 @@ import logging
 import os
 import pickle
 import shutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,27 +36,17 @@ from typing import Any
 from mlfsbench.io import (
     CacheIntegrityError,
     dumps_json,
+    file_sha256,
     read_checked,
-    recorded_checksum,
     write_bytes,
     write_text,
 )
 
-__all__ = ["FoldStore", "job_identity", "run_fold"]
+__all__ = ["FoldStore", "job_identity", "kept_folds", "run_fold"]
 
 log = logging.getLogger(__name__)
 
 _KEY_FILE = "identity.json"
-
-
-def _file_digest(path: str | os.PathLike) -> str:
-    """The sha256 recorded beside a cached file (its job's checksum), else
-    the sha256 of its bytes."""
-    recorded = recorded_checksum(Path(path))
-    if recorded is not None:
-        return recorded
-    with open(path, "rb") as fh:
-        return hashlib.sha256(fh.read()).hexdigest()
 
 
 def job_identity(stage: str, version: str, files: Mapping[str, Any],
@@ -64,7 +55,7 @@ def job_identity(stage: str, version: str, files: Mapping[str, Any],
     of its code (the rule's ``code`` parameter), the sha256 of each input
     file in ``files`` (role -> path; None for an input the job does not
     have) and every other argument in ``fields`` (JSON-able)."""
-    digests = {role: None if path is None else _file_digest(path)
+    digests = {role: None if path is None else file_sha256(path, recorded=True)
                for role, path in files.items()}
     return {"stage": stage, "version": version, "inputs": digests, **fields}
 
@@ -128,6 +119,21 @@ class FoldStore:
     def close(self) -> None:
         """Remove the folder (the job's output is written)."""
         shutil.rmtree(self.directory, ignore_errors=True)
+
+
+@contextmanager
+def kept_folds(out: str | os.PathLike, version: str | None, stage: str,
+               files: Mapping[str, Any], **fields: Any) -> Iterator[FoldStore | None]:
+    """The fold store of the job writing ``out`` (:meth:`FoldStore.open` with
+    :func:`job_identity`), removed when the ``with`` block ends normally,
+    that is once the output is written; kept when it raises, for the next
+    attempt. None (no store) when ``version`` is None."""
+    if version is None:
+        yield None
+        return
+    store = FoldStore.open(out, job_identity(stage, version, files, **fields))
+    yield store
+    store.close()
 
 
 def run_fold(store: FoldStore | None, fold: int, func: Callable[..., Any],

@@ -78,7 +78,7 @@ from mlfsbench.workflow.folds import (
     transform_fold,
 )
 from mlfsbench.workflow.pool import load_once, map_folds
-from mlfsbench.workflow.resume import FoldStore, job_identity, run_fold
+from mlfsbench.workflow.resume import kept_folds, run_fold
 
 if TYPE_CHECKING:  # pandas is imported by the stages that write tables only
     import pandas as pd
@@ -189,24 +189,23 @@ def select_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int],
     """
     verify_files([split_file, discretized])
     seeds = [method_seed(seed, keys, f, "selector") for f in folds]
-    store = None if version is None else FoldStore.open(out, job_identity(
-        "select", version, {"dataset": dataset, "split": split_file,
-                            "discretized": discretized},
-        folds=[int(f) for f in folds], method=method, params=params, seed=seed,
-        keys=keys))
-    records = map_folds(_fold_task, [
-        (store, f, (), _select_one, dataset, split_file, f, discretized, method,
-         params, s) for f, s in zip(folds, seeds, strict=True)], threads,
-        preload=("mlfsbench.estimators.selectors",), dataset=dataset)
-    for fold, fold_seed, record in zip(folds, seeds, records, strict=True):
-        record.update(keys, fold=int(fold), seed=fold_seed)
-        log.info("%s on %s fold %d: %.3f s", method, keys["dataset"], fold,
-                 record["seconds"])
-    result = {**keys, "experiment_seed": seed, "folds": [int(f) for f in folds],
-              "records": records}
-    write_json(out, result, checksum=True)
-    if store is not None:
-        store.close()
+    with kept_folds(out, version, "select",
+                    {"dataset": dataset, "split": split_file,
+                     "discretized": discretized},
+                    folds=[int(f) for f in folds], method=method, params=params,
+                    seed=seed, keys=keys) as store:
+        records = map_folds(_fold_task, [
+            (store, f, (), _select_one, dataset, split_file, f, discretized,
+             method, params, s) for f, s in zip(folds, seeds, strict=True)],
+            threads, preload=("mlfsbench.estimators.selectors",),
+            dataset=dataset)
+        for fold, fold_seed, record in zip(folds, seeds, records, strict=True):
+            record.update(keys, fold=int(fold), seed=fold_seed)
+            log.info("%s on %s fold %d: %.3f s", method, keys["dataset"], fold,
+                     record["seconds"])
+        result = {**keys, "experiment_seed": seed,
+                  "folds": [int(f) for f in folds], "records": records}
+        write_json(out, result, checksum=True)
     return result
 
 
@@ -253,29 +252,28 @@ def classify_batch(dataset: PathLike, split_file: PathLike, folds: Sequence[int]
     if missing:
         raise ValueError(f"{selection}: no selection for fold(s) {missing}")
     seeds = [method_seed(seed, keys, f, "classifier") for f in folds]
-    store = None if version is None else FoldStore.open(out, job_identity(
-        "classify", version, {"dataset": dataset, "split": split_file,
-                              "selection": selection, "codes": codes},
-        folds=[int(f) for f in folds], classifier=classifier, params=params,
-        grid=list(grid), seed=seed, keys=keys,
-        predictions=predictions_dir is not None))
-    # a stored fold whose kept predictions are gone is computed again
-    results = map_folds(_fold_task, [
-        (store, f, () if predictions_dir is None else
-         (os.path.join(predictions_dir, f"fold{f}.npz"),), _classify_one,
-         dataset, split_file, f, records[f], codes, classifier, params, grid, s,
-         predictions_dir) for f, s in zip(folds, seeds, strict=True)], threads,
-        preload=("mlfsbench.estimators.classifiers",), dataset=dataset)
-    rows = [(keys["dataset"], keys["split"], int(fold), keys["selector"],
-             keys["classifier"], *row)
-            for fold, fold_rows in zip(folds, results, strict=True)
-            for row in fold_rows]
-    import pandas as pd
+    with kept_folds(out, version, "classify",
+                    {"dataset": dataset, "split": split_file,
+                     "selection": selection, "codes": codes},
+                    folds=[int(f) for f in folds], classifier=classifier,
+                    params=params, grid=list(grid), seed=seed, keys=keys,
+                    predictions=predictions_dir is not None) as store:
+        # a stored fold whose kept predictions are gone is computed again
+        results = map_folds(_fold_task, [
+            (store, f, () if predictions_dir is None else
+             (os.path.join(predictions_dir, f"fold{f}.npz"),), _classify_one,
+             dataset, split_file, f, records[f], codes, classifier, params,
+             grid, s, predictions_dir) for f, s in zip(folds, seeds, strict=True)],
+            threads, preload=("mlfsbench.estimators.classifiers",),
+            dataset=dataset)
+        rows = [(keys["dataset"], keys["split"], int(fold), keys["selector"],
+                 keys["classifier"], *row)
+                for fold, fold_rows in zip(folds, results, strict=True)
+                for row in fold_rows]
+        import pandas as pd
 
-    table = pd.DataFrame(rows, columns=METRIC_COLUMNS)
-    write_text(out, format_table(table), checksum=True)
-    if store is not None:
-        store.close()
+        table = pd.DataFrame(rows, columns=METRIC_COLUMNS)
+        write_text(out, format_table(table), checksum=True)
     return table
 
 
