@@ -8,7 +8,7 @@ rule artificial:
     log:
         "logs/artificial/{key}.log",
     benchmark:
-        "benchmarks/artificial/{key}.tsv"
+        "benchmarks/shared/artificial/{key}.tsv"
     conda:
         "../envs/mlfsbench.yaml"
     threads: 1

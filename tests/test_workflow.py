@@ -584,7 +584,7 @@ def test_every_registered_method_runs_through_the_dag(tmp_path, mirror):
                                            "holds in 1 of 3 draws"]
     # the two artificial claims read one run, computed by one job
     assert len(list((workdir / "results/shared/artificial").glob("*.npz"))) == 1
-    assert len(list((workdir / "benchmarks/artificial").glob("*.tsv"))) == 1
+    assert len(list((workdir / "benchmarks/shared/artificial").glob("*.tsv"))) == 1
     assert claims["ours"][0].startswith("0.198")  # ML-kNN, yeast, all features
     # every pair of the compared methods on 2 datasets, per compared metric:
     # the three probabilities sum to 1, Cliff's delta within [-1, 1]

@@ -28,6 +28,8 @@ config) stays under ``-``. :func:`with_total` appends the run's totals.
 ('select', '-')
 >>> job_of("tiny/stats.tsv"), job_of("tiny/paper_table/hamming_loss.tsv")
 (('stats', 'tiny'), ('paper_table', 'tiny'))
+>>> job_of("shared/artificial/3f2a.tsv"), job_of("summary.tsv")
+(('artificial', '-'), ('summary', '-'))
 """
 
 from __future__ import annotations
@@ -45,10 +47,11 @@ SHARED = "shared"
 
 def job_of(relative: str) -> tuple[str, str]:
     """(rule, experiment or ``-``) of a benchmark file, from its path under
-    ``benchmarks/`` (the layout above); ``("other", "-")`` if it has none."""
+    ``benchmarks/`` (the layout above; a file at the top, such as
+    ``summary.tsv``, is a job of no one experiment)."""
     parts = relative.split("/")
     if len(parts) < 2:
-        return "other", "-"
+        return parts[0].removesuffix(".tsv"), "-"
     if parts[0] == SHARED:
         return (parts[1], "-") if len(parts) > 2 else ("other", "-")
     return parts[1].removesuffix(".tsv"), parts[0]
