@@ -16,10 +16,12 @@ def main(experiments, files, readings, paper_datasets, out, fragment,
 
 
 def listed(inputs):
-    """The input files, a folder's (an experiment's statistics) by name."""
+    """The input files, a folder's (an experiment's statistics) by name,
+    without the hidden ones (Snakemake's ``.snakemake_timestamp``)."""
     out = []
     for f in inputs:
-        out += ([os.path.join(f, name) for name in sorted(os.listdir(f))]
+        out += ([os.path.join(f, name) for name in sorted(os.listdir(f))
+                 if not name.startswith(".")]
                 if os.path.isdir(f) else [f])
     return out
 
