@@ -138,8 +138,10 @@ def _stats(e):
 
 
 def _paper_tables(e):
-    out = rules.paper_table.output.html
-    return [out.format(experiment=e, metric=m) for m in stats_metrics(e)]
+    """The folder of an experiment's regenerated paper tables (every compared
+    metric's <metric>.tsv, .md, .tex and .html: one job), if it compares any."""
+    out = rules.paper_table.output.folder.format(experiment=e)
+    return [out] if stats_metrics(e) else []
 
 
 def experiment_metrics(wildcards):

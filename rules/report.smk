@@ -1,5 +1,5 @@
-# The papers' tables regenerated: per experiment and compared metric, the
-# dataset x method table at the stats' K, as TSV, Markdown, LaTeX and HTML,
+# The papers' tables regenerated: per experiment (one job) and compared metric,
+# the dataset x method table at the stats' K, as TSV, Markdown, LaTeX and HTML,
 # beside the paper's printed cells where the study's printed file has the table
 # (an input, and its sha256 a parameter: an edit of it makes the table again).
 rule paper_table:
@@ -8,20 +8,20 @@ rule paper_table:
         stats=rules.stats.output.folder,
         printed=printed_file,
     output:
-        tsv="results/{experiment}/tables/paper/{metric}.tsv",
-        md="results/{experiment}/tables/paper/{metric}.md",
-        tex="results/{experiment}/tables/paper/{metric}.tex",
-        html=report(
-            "results/{experiment}/tables/paper/{metric}.html",
+        # <metric>.tsv, .md, .tex and .html of every compared metric (one job
+        # per experiment, one process start); the HTML pages are report items
+        folder=report(
+            directory("results/{experiment}/tables/paper"),
+            patterns=["{metric}.html"],
             caption="../report/paper_table.rst",
             category="{experiment}",
             subcategory="paper tables",
             labels={"metric": "{metric}"},
         ),
     log:
-        "logs/{experiment}/paper_table/{metric}.log",
+        "logs/{experiment}/paper_table.log",
     benchmark:
-        "benchmarks/{experiment}/paper_table/{metric}.tsv"
+        "benchmarks/{experiment}/paper_table.tsv"
     conda:
         "../envs/mlfsbench.yaml"
     threads: 1
@@ -29,6 +29,7 @@ rule paper_table:
         mem_mb=1000,
         runtime=10,
     params:
+        metrics=experiment_metrics,
         options=stats_options,
         labels=labels,
         order=method_order,

@@ -1,4 +1,5 @@
-"""Snakemake adapter: one metric's paper-style table (TSV, Markdown, LaTeX, HTML)."""
+"""Snakemake adapter: the paper-style tables (TSV, Markdown, LaTeX, HTML) of
+every compared metric of an experiment, in one job."""
 
 import os
 
@@ -6,13 +7,20 @@ from mlfsbench.report.paper_tables import write_paper_table
 from mlfsbench.workflow.logutil import log_to
 
 
-def main(summary, stats, metric, experiment, outs, options, labels=None,
+def main(summary, stats, metrics, experiment, folder, options, labels=None,
          order=None, printed=None, aliases=None):
-    write_paper_table(summary, stats, metric, experiment, outs,
-                      n_features=options["n_features"], labels=labels, order=order,
-                      decimals=options.get("round"),
-                      exclude=options.get("exclude", ()), printed=printed,
-                      aliases=aliases)
+    """``<metric>.tsv``, ``.md``, ``.tex`` and ``.html`` in ``folder`` for
+    each metric, from ``stats/<metric>.json`` in the ``stats`` folder."""
+    os.makedirs(folder, exist_ok=True)
+    for metric in metrics:
+        outs = {ext: os.path.join(folder, f"{metric}.{ext}")
+                for ext in ("tsv", "md", "tex", "html")}
+        write_paper_table(summary, os.path.join(stats, f"{metric}.json"), metric,
+                          experiment, outs, n_features=options["n_features"],
+                          labels=labels, order=order,
+                          decimals=options.get("round"),
+                          exclude=options.get("exclude", ()), printed=printed,
+                          aliases=aliases)
 
 
 if __name__ == "__main__":
@@ -20,12 +28,8 @@ if __name__ == "__main__":
     printed = smk.input.printed  # the study's printed tables, if any
     printed = [printed] if isinstance(printed, str) else list(printed)
     with log_to(smk.log[0]):
-        out = smk.output
-        main(smk.input.summary,
-             os.path.join(smk.input.stats, f"{smk.wildcards.metric}.json"),
-             smk.wildcards.metric,
-             smk.wildcards.experiment,
-             {"tsv": out.tsv, "md": out.md, "tex": out.tex, "html": out.html},
+        main(smk.input.summary, smk.input.stats, list(smk.params.metrics),
+             smk.wildcards.experiment, smk.output.folder,
              dict(smk.params.options), dict(smk.params.labels),
              list(smk.params.order), printed=(printed or [None])[0],
              aliases=dict(smk.params.aliases))

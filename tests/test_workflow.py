@@ -198,7 +198,7 @@ def test_adding_a_classifier_schedules_only_its_jobs(completed, mirror):
     # (its grid's sizes, and "all" features)
     assert rules_of(jobs) == Counter(
         classify=2, aggregate=1, plot=1, stats=1, ranks=1, leaderboard=1, provenance=1,
-        stability=1, headline=1, paper_table=2, summary=1, all=1)
+        stability=1, headline=1, paper_table=1, summary=1, all=1)
     assert [w["classifier"] for r, w in jobs if r == "classify"] == [
         cache_id(classifiers[-1], "emotions", "classifier")] * 2
 
@@ -237,7 +237,7 @@ def test_changing_a_parameter_reruns_that_method_only(completed, mirror):
     assert rules_of(jobs) == Counter(
         discretize=1, select=1, classify=1, aggregate=1, plot=1,
         stats=1, ranks=1, leaderboard=1, runtime=1, stability=1, provenance=1,
-        headline=1, paper_table=2, summary=1, all=1)
+        headline=1, paper_table=1, summary=1, all=1)
     assert {w["selector"] for r, w in jobs if r == "select"} == {
         cache_id(selectors[1], "emotions", "selector")}
     # Back to the tiny config: the first selector's results were kept.
@@ -327,12 +327,15 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, completed, mirror):
     # Doquire's artificial-problem runs as jobs of their own (10, each once
     # for the 9 Doquire experiments' claims): 1 717. One stats job per
     # experiment instead of one per compared metric (35, was 150): 1 602.
+    # One paper-tables job per experiment (10, was 45): 1 567.
     ("config.yaml", {"download": 38, "prepare": 18, "select": 400,
                      "classify": 762, "claims": 35, "readings": 10,
-                     "artificial": 10, "stats": 35}, 1605),
+                     "artificial": 10, "stats": 35, "paper_table": 10}, 1570),
     # quick: one paper table per compared metric (17) since issue 27; the
-    # leaderboard since issue 39 (one job in every run: 64, the full 1 707)
-    ("quick.yaml", {"download": 6, "prepare": 2, "select": 2, "classify": 4}, 64),
+    # leaderboard since issue 39 (one job in every run: 64, the full 1 707);
+    # one stats and one paper-tables job (32)
+    ("quick.yaml", {"download": 6, "prepare": 2, "select": 2, "classify": 4,
+                    "stats": 1, "paper_table": 1}, 32),
 ])
 def test_shipped_configs_dry_run(tmp_path, mirror, name, expected, most):
     workdir = copy_workflow(REPO, tmp_path / "dry")
@@ -451,14 +454,14 @@ def test_documentation_edits_rerun_nothing(completed, mirror):
     ("estimators/selectors/jmi.py", Counter()),
     ("estimators/selectors/mim.py", Counter(
         select=1, classify=1, aggregate=1, plot=1, stats=1, ranks=1, leaderboard=1,
-        runtime=1, stability=1, headline=1, summary=1, all=1, paper_table=2)),
+        runtime=1, stability=1, headline=1, summary=1, all=1, paper_table=1)),
     ("evaluation/metrics.py", Counter(
         classify=2, aggregate=1, plot=1, stats=1, ranks=1, leaderboard=1, headline=1,
-        summary=1, all=1, paper_table=2)),
+        summary=1, all=1, paper_table=1)),
     # the CD diagram is drawn by the stats jobs; ranks, the paper tables and
     # the summary page read their files
     ("report/cd_diagram.py", Counter(stats=1, ranks=1, leaderboard=1, summary=1, all=1,
-                                     paper_table=2)),
+                                     paper_table=1)),
     # tiny has no claims file: of its jobs only the summary page, which links
     # claims to their evidence through the claims module, reaches it
     ("report/claims/_base.py", Counter(summary=1, all=1)),
@@ -502,7 +505,7 @@ def test_claim_rule_edits_rerun_that_studys_claims_only(tmp_path, completed,
         claims=1, summary=1, all=1)
     env = _edited_package(workdir, "report/cd_diagram.py")
     assert rules_of(planned(workdir, mirror, configfile, env=env)) == Counter(
-        stats=1, ranks=1, leaderboard=1, claims=1, summary=1, all=1, paper_table=2)
+        stats=1, ranks=1, leaderboard=1, claims=1, summary=1, all=1, paper_table=1)
 
 
 @pytest.mark.parametrize("correct", [True, False])

@@ -26,8 +26,8 @@ config) stays under ``-``. :func:`with_total` appends the run's totals.
 
 >>> job_of("shared/select/emotions/kfold-k2-seed0/folds0-1/seed0/mim-br.tsv")
 ('select', '-')
->>> job_of("tiny/stats.tsv"), job_of("tiny/paper_table/hamming_loss.tsv")
-(('stats', 'tiny'), ('paper_table', 'tiny'))
+>>> job_of("tiny/stats.tsv"), job_of("tiny/plot/emotions.tsv")
+(('stats', 'tiny'), ('plot', 'tiny'))
 >>> job_of("shared/artificial/3f2a.tsv"), job_of("summary.tsv")
 (('artificial', '-'), ('summary', '-'))
 """
