@@ -33,7 +33,7 @@ rule claims:
         metrics=rules.aggregate.output.metrics,
         runtime=rules.runtime.output.table,
         fitted=rules.runtime.output.fitted,
-        stats=experiment_stats_files,
+        stats=rules.stats.output.folder,
         # the runs its artificial claims check
         artificial=artificial_files,
     output:

@@ -148,10 +148,6 @@ def experiment_metrics(wildcards):
     return stats_metrics(wildcards.experiment)
 
 
-def experiment_stats_files(wildcards):
-    return _stats(wildcards.experiment)
-
-
 def stats_files(wildcards):
     return [
         rules.prepare.output.stats.format(dataset=d)

@@ -3,6 +3,7 @@ every compared metric of an experiment, in one job."""
 
 import os
 
+from mlfsbench.report.compare import comparison_files
 from mlfsbench.report.paper_tables import write_paper_table
 from mlfsbench.workflow.logutil import log_to
 
@@ -15,7 +16,7 @@ def main(summary, stats, metrics, experiment, folder, options, labels=None,
     for metric in metrics:
         outs = {ext: os.path.join(folder, f"{metric}.{ext}")
                 for ext in ("tsv", "md", "tex", "html")}
-        write_paper_table(summary, os.path.join(stats, f"{metric}.json"), metric,
+        write_paper_table(summary, comparison_files(stats, metric)[0], metric,
                           experiment, outs, n_features=options["n_features"],
                           labels=labels, order=order,
                           decimals=options.get("round"),

@@ -1,8 +1,6 @@
 """Snakemake adapter: average ranks and test statistics of every metric."""
 
-import os
-
-from mlfsbench.report.compare import pairwise_table, ranks_table
+from mlfsbench.report.compare import comparison_files, pairwise_table, ranks_table
 from mlfsbench.workflow.logutil import log_to
 
 
@@ -14,6 +12,6 @@ def main(paths, out, html_out, pairwise_out, pairwise_html, labels=None):
 if __name__ == "__main__":
     smk = snakemake  # noqa: F821 (injected by Snakemake)
     with log_to(smk.log[0]):
-        main([os.path.join(smk.input.stats, f"{m}.json") for m in smk.params.metrics],
+        main([comparison_files(smk.input.stats, m)[0] for m in smk.params.metrics],
              smk.output.table, smk.output.html,
              smk.output.pairwise, smk.output.pairwise_html, dict(smk.params.labels))

@@ -1,17 +1,14 @@
 """Snakemake adapter: every compared metric's statistical comparison and CD
 diagram, in one job per experiment."""
 
-import os
-
-from mlfsbench.report.compare import write_comparison
+from mlfsbench.report.compare import comparison_files, write_comparison
 from mlfsbench.workflow.logutil import log_to
 
 
 def main(summary, metrics, folder, options, labels=None):
     for metric in metrics:
-        write_comparison(summary, metric, os.path.join(folder, f"{metric}.json"),
-                         os.path.join(folder, f"{metric}_cd.png"), labels=labels,
-                         **options)
+        write_comparison(summary, metric, *comparison_files(folder, metric),
+                         labels=labels, **options)
 
 
 if __name__ == "__main__":

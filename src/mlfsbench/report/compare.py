@@ -324,6 +324,17 @@ def cd_alt(metric: str, result: dict[str, Any],
                    if differ else f" None is significantly worse than {ref}.")
 
 
+def comparison_files(folder: PathLike, metric: str) -> tuple[str, str]:
+    """Where the ``stats`` rule keeps one metric's comparison in an
+    experiment's statistics folder: ``(<metric>.json, <metric>_cd.png)``.
+
+    >>> comparison_files("results/e/stats", "hamming_loss")
+    ('results/e/stats/hamming_loss.json', 'results/e/stats/hamming_loss_cd.png')
+    """
+    return (os.path.join(folder, f"{metric}.json"),
+            os.path.join(folder, f"{metric}_cd.png"))
+
+
 def write_comparison(summary_path: PathLike, metric: str, json_out: PathLike,
                      png_out: PathLike, *, n_features: int | str = "mean",
                      control: str | None = None, alpha: float = 0.05,

@@ -175,7 +175,9 @@ class Results:
         if metric in self.metric_map:
             return self._variant_stats(metric)
         if metric not in self._stats:
-            path = os.path.join(self.root, "stats", f"{metric}.json")
+            from mlfsbench.report.compare import comparison_files
+
+            path = comparison_files(os.path.join(self.root, "stats"), metric)[0]
             if not os.path.exists(path):
                 raise NotCheckable(f"no statistics for {metric} in this run")
             with open(path, encoding="utf-8") as fh:
