@@ -190,6 +190,15 @@ def test_lee2016_label_sweep_and_lowest_entropy_strategy():
 
     assert resolve_n_labels(by_id["y20"]["n_labels"], 159) == \
         selector(study, "lee2016")["dataset_params"]["bibtex"]["n_labels"] == 32
+    # the same classifier, hence the same solver reading and favoured option
+    # (glmfit on every dataset of the sweep: its n = 10, 30, 50 are points
+    # of the study's affordable n <= 50 paths)
+    mine, theirs = sweep["readings"]["solver"], study["readings"]["solver"]
+    assert mine["favoured"] == theirs["favoured"] == "irls-glmfit"
+    assert set(mine["options"]) == set(theirs["options"])
+    assert mine["options"]["irls-glmfit"]["classifiers"] == \
+        theirs["options"]["irls-glmfit"]["classifiers"]
+    assert "dataset_n_features" not in mine["options"]["irls-glmfit"]
 
 
 def test_sechidis2019_parts_share_the_criterion_and_scaling_readings():

@@ -160,9 +160,10 @@ WITH_READINGS = {
     # classify; the `split` probes' stratified folds: Lee 2016 on genbase and
     # yeast, +2 splits and discretizations, +12 select, +14 classify;
     # Spolaor 2013 on its 10 datasets, +6 splits (4 are Li 2017's
-    # stratified folds), +40 select, +50 classify)
+    # stratified folds), +40 select, +50 classify; lee2016-labels' own
+    # solver reading, glmfit favoured: +32 classify)
     "config.yaml": dict(DRY_RUN["config.yaml"], split=46, discretize=31,
-                        select=400, classify=762),
+                        select=400, classify=794),
     # grid: favoured full (K to every feature, the forward search to the
     # last feature): 3 selections and 3 x 3 classifications of their own;
     # k50 is the entries as written (shared with doquire2013-pruning's
@@ -176,9 +177,11 @@ WITH_READINGS = {
     # bibtex and delicious), lbfgs the variant: 142 classify (101 when
     # glmfit ran as the variant on genbase and yeast only); the `split`
     # probe's stratified hold-outs on genbase and yeast: 2 splits and
-    # discretizations, 6 x 2 selections, 7 x 2 classifications
+    # discretizations, 6 x 2 selections, 7 x 2 classifications;
+    # lee2016-labels' solver reading: its 32 classifications under each
+    # solver
     "papers/lee2016.yaml": dict(DRY_RUN["papers/lee2016.yaml"], split=10,
-                                discretize=10, select=92, classify=156),
+                                discretize=10, select=92, classify=188),
     # favoured raw + per-figure grids (32), scaled (32), union grid (28);
     # FIMF with every label: 4 selections and their classifications; the
     # stratified folds (the `split` reading): 4 splits and discretizations,
