@@ -431,6 +431,37 @@ def test_snakemake_error_of_a_traceback_is_its_last_exception(tmp_path):
     assert snakemake_error(tmp_path / "missing.log") == ""
 
 
+@pytest.mark.parametrize("targets", [["results/tiny/tables/claims.tsv"],
+                                     ["--", "all", "summary"]])
+def test_a_run_with_targets_prepares_the_datasets_then_makes_the_targets(
+        tmp_path, monkeypatch, targets):
+    # `mlfsbench run -- --keep-going results/x.tsv` failed before any job:
+    # the data stage appended its targets after the user's ("unrecognized
+    # arguments: data/prepared/...")
+    import json
+    from types import SimpleNamespace
+
+    calls = tmp_path / "calls.jsonl"
+    work = _fake_python_snakemake(
+        tmp_path, monkeypatch,
+        f"open({str(calls)!r}, 'a').write(json.dumps(sys.argv[1:]) + '\\n')\n"
+        "for a in sys.argv[1:]:\n"
+        "    if a.endswith('.npz'):\n"
+        "        os.makedirs(os.path.dirname(a), exist_ok=True)\n"
+        "        open(a, 'w').close()")
+    monkeypatch.setattr("mlfsbench.workflow.runner._plan", lambda args, workdir:
+                        SimpleNamespace(jobs={}, datasets=["emotions", "yeast"],
+                                        main_experiments=["tiny"], facts={}))
+    assert run(["--cores", "1", "--keep-going", *targets], workdir=work) == 0
+    data, dry, main = [json.loads(line) for line in calls.read_text().splitlines()]
+    options = [*TRIGGERS, "--rerun-incomplete", "--max-threads", "1", "--cores",
+               "1", "--keep-going"]
+    assert data == [*options, "--keep-going", "data/prepared/emotions.npz",
+                    "data/prepared/yeast.npz"]
+    assert dry == [*options, *targets, "--dry-run"]
+    assert main == [*options, *targets]
+
+
 @pytest.mark.parametrize("job_failed", [False, True])
 def test_a_workflow_error_in_the_data_stage_is_not_a_dataset_failure(
         tmp_path, monkeypatch, job_failed):

@@ -328,6 +328,33 @@ def rerun_trigger_args(args: Sequence[str]) -> list[str]:
     return ["--rerun-triggers", *RERUN_TRIGGERS]
 
 
+def without_targets(args: Sequence[str]) -> list[str]:
+    """``args`` without the targets the user named (Snakemake's positional
+    arguments, found by Snakemake's own parser) and a ``--`` left before
+    none: the data stage asks for the prepared datasets alone. Appending its
+    targets after the user's options would split the positional arguments
+    in two, which Snakemake's parser refuses ("unrecognized arguments").
+
+    >>> without_targets(["--cores", "2", "--keep-going", "results/e/tables/claims.tsv"])
+    ['--cores', '2', '--keep-going']
+    >>> without_targets(["--configfile", "c.yaml", "--", "all"])
+    ['--configfile', 'c.yaml']
+    """
+    from snakemake.cli import get_argument_parser
+
+    out = list(args)
+    try:
+        parsed, _ = get_argument_parser().parse_known_args(out)
+    except SystemExit:  # Snakemake will say what is wrong with them
+        return out
+    for target in parsed.targets or ():
+        # positional arguments come after the options whose values they are not
+        del out[len(out) - 1 - out[::-1].index(target)]
+    if out and out[-1] == "--":
+        out.pop()
+    return out
+
+
 #: Arguments with which Snakemake only inspects or reports: passed through
 #: as they are, its output shown whole.
 INSPECT = ("-n", "--dry-run", "--dryrun", "--unlock", "--lint", "--list-rules",
@@ -762,8 +789,9 @@ def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
     progress = Progress(out, tty=tty, width=width,
                         users=shared_users(plan) if plan is not None else None,
                         names=method_names(plan) if plan is not None else None)
-    base = [*cmd, *rerun_trigger_args(args), "--rerun-incomplete",
-            *job_thread_args(args), *args]
+    options = [*rerun_trigger_args(args), "--rerun-incomplete",
+               *job_thread_args(args)]
+    base = [*cmd, *options, *args]
     unavailable: dict[str, str] = {}
     summary = workdir / "results" / "summary.html"
     summary_before = _mtime(summary)
@@ -787,7 +815,8 @@ def _run_followed(cmd: list[str], args: Sequence[str], workdir: Path,
             # 1. the datasets: a failure here leaves the others to run
             targets = [f"data/prepared/{d}.npz" for d in plan.datasets]
             progress.start_stage(" (datasets)")
-            code = follow([*base, "--keep-going", *targets])
+            code = follow([*cmd, *options, *without_targets(args), "--keep-going",
+                           *targets])
             stopped = _interrupted(code, follow.received, workdir)
             if stopped is not None:
                 return stopped
